@@ -1,0 +1,81 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import pino, { type Logger } from 'pino';
+import { type Database, openDatabase } from '@bo/db';
+import type { Clock } from '@bo/domain';
+import { createHttpApp } from './app.js';
+import type { ServiceConfig } from './config.js';
+import { loadTls } from './tls.js';
+import { seedDemoIfEmpty, type DemoAccess } from '@bo/demo';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  httpPort: number | null;
+  database: Database;
+  log: Logger;
+  demo: DemoAccess | null;
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Opens the database (migrating it), seeds the demo on an empty one, and serves HTTPS. */
+export async function startService(config: ServiceConfig, extra: { clock?: Clock } = {}): Promise<RunningService> {
+  const log = pino({ level: config.logLevel });
+  mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedPort: config.embeddedDbPort,
+    log: (msg) => log.info(msg),
+  });
+  const demo = config.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
+  const app = createHttpApp({ prisma: database.prisma, log, trustProxy: config.trustProxy, clock: extra.clock });
+  const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
+  const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
+  // keep-alive longer than common proxies' idle time so they never reuse a closed socket
+  server.keepAliveTimeout = 65_000;
+  const port = await listen(server, config.port, config.host);
+  let plain: Server | null = null;
+  let httpPort: number | null = null;
+  if (config.httpPort !== null) {
+    plain = createHttpServer(app);
+    httpPort = await listen(plain, config.httpPort, config.host);
+  }
+  let stopped = false;
+  return {
+    url: `https://localhost:${port}`,
+    port,
+    httpPort,
+    database,
+    log,
+    demo,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.all(
+        [server, plain]
+          .filter((s): s is Server => s !== null)
+          .map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                s.close(() => resolve());
+                s.closeAllConnections();
+              }),
+          ),
+      );
+      await database.close();
+    },
+  };
+}

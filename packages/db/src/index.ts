@@ -1,0 +1,12 @@
+export { createPrismaClient } from './client.js';
+export type { PrismaClient } from './client.js';
+export { SCOPED_ENVIRONMENT, scopeToEnvironment } from './tenant.js';
+export type { ScopedClient, ScopedTransaction } from './tenant.js';
+export * from './list-query.js';
+export * from './list-sql.js';
+export { Prisma } from './generated/prisma/client.js';
+export type * as Models from './generated/prisma/models.js';
+export { openDatabase, embeddedInfoPath } from './connect.js';
+export type { Database, DatabaseOptions } from './connect.js';
+export { applyMigrations, MigrationHistoryError } from './migrations.js';
+export { startEmbeddedDatabase } from './embedded.js';

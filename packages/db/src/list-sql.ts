@@ -1,0 +1,300 @@
+import type { Comparison, Condition, ListQuery, SortKey } from './list-query.js';
+import { isComparison } from './list-query.js';
+
+/**
+ * Compiles a ListQuery against a declared SQL model into one parameterised
+ * query (plus one for the count). Nested paths become EXISTS sub-queries so
+ * PostgreSQL can plan them as semi-joins on indexes; nothing is filtered in memory.
+ */
+
+export type FieldType = 'string' | 'id' | 'number' | 'integer' | 'boolean' | 'datetime' | 'date';
+
+export interface SqlField {
+  column: string;
+  type: FieldType;
+  /** false when the field may not be used in sort */
+  sortable?: boolean;
+}
+
+export interface SqlRelation {
+  model: () => SqlModel;
+  kind: 'one' | 'many';
+  /** column on this side */
+  local: string;
+  /** column on the related side */
+  remote: string;
+  /** extra condition on the related row, e.g. an address kind; receives its alias */
+  where?: (alias: string) => string;
+}
+
+/** Builds the SQL of a custom-field condition for one row of the model. */
+export type CustomFieldCompiler = (args: {
+  alias: string;
+  /** placeholder holding the custom field's name */
+  nameParam: string;
+  /** turns the value expression into the predicate (placeholders already bound) */
+  predicate: (valueExpr: string) => string;
+}) => string;
+
+export interface SqlModel {
+  table: string;
+  fields: Record<string, SqlField>;
+  relations?: Record<string, SqlRelation>;
+  customFields?: CustomFieldCompiler;
+  /** false for tables without environment_id (none of the tenant tables) */
+  tenant?: boolean;
+}
+
+export class ListQueryError extends Error {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ListQueryError';
+  }
+}
+
+export interface CompiledList {
+  pageSql: string;
+  pageParams: unknown[];
+  countSql: string;
+  countParams: unknown[];
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** `YYYY-MM-DD HH:MM:SS` (time optional, 00:00:00 when missing), read as UTC. */
+export function parseDateTime(value: string): Date | null {
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '0', zone] = m;
+  const iso = `${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${zone ?? 'Z'}`;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  // reject impossible calendar dates such as 2024-02-31 that Date would roll over
+  if (!zone && date.getUTCDate() !== Number(d)) return null;
+  return date;
+}
+
+class Params {
+  readonly values: unknown[] = [];
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier ${name}`);
+  return `"${name}"`;
+}
+
+interface Leaf {
+  /** positive predicate over the value expression */
+  build: (valueExpr: string) => string;
+  /** true when the comparison means "no related value satisfies build" (null, nin) */
+  negate: boolean;
+}
+
+function coerce(field: SqlField, raw: string, parameter: string): unknown {
+  switch (field.type) {
+    case 'string':
+    case 'id':
+      return raw;
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new ListQueryError(parameter, `${parameter}: "${raw}" is not a number`);
+      return n;
+    }
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw.trim())) throw new ListQueryError(parameter, `${parameter}: "${raw}" is not an integer`);
+      return Number(raw);
+    }
+    case 'boolean': {
+      const v = raw.trim().toLowerCase();
+      if (v === 'true' || v === '1') return true;
+      if (v === 'false' || v === '0') return false;
+      throw new ListQueryError(parameter, `${parameter}: "${raw}" is not a boolean (true or false)`);
+    }
+    case 'datetime':
+    case 'date': {
+      const d = parseDateTime(raw);
+      if (!d) throw new ListQueryError(parameter, `${parameter}: "${raw}" is not a date-time (YYYY-MM-DD HH:MM:SS)`);
+      return field.type === 'date' ? d.toISOString().slice(0, 10) : d;
+    }
+  }
+}
+
+function likePattern(raw: string): string {
+  return raw.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+}
+
+function leafFor(field: SqlField, c: Comparison, params: Params, parameter: string): Leaf {
+  const cast = field.type === 'date' ? '::date' : '';
+  if (c.op === 'in' || c.op === 'nin') {
+    const list = (Array.isArray(c.value) ? c.value : [c.value]).map((v) => coerce(field, v, parameter));
+    if (list.length === 0) throw new ListQueryError(parameter, `${parameter}: the list is empty`);
+    const p = params.add(list);
+    return { build: (v) => `${v} = ANY(${p}${cast ? `${cast}[]` : ''})`, negate: c.op === 'nin' };
+  }
+  const raw = Array.isArray(c.value) ? (c.value[0] ?? '') : c.value;
+  if (c.op === 'eq') {
+    if (raw === 'null') return { build: (v) => `${v} IS NOT NULL`, negate: true };
+    if (raw === '*') return { build: (v) => `${v} IS NOT NULL`, negate: false };
+    if (raw.includes('*')) {
+      if (field.type !== 'string' && field.type !== 'id') {
+        throw new ListQueryError(parameter, `${parameter}: wildcards apply to text fields only`);
+      }
+      // wildcard matches are case-insensitive; exact matches are exact
+      const p = params.add(likePattern(raw));
+      return { build: (v) => `${v} ILIKE ${p}`, negate: false };
+    }
+    const p = params.add(coerce(field, raw, parameter));
+    return { build: (v) => `${v} = ${p}${cast}`, negate: false };
+  }
+  if (field.type === 'boolean') throw new ListQueryError(parameter, `${parameter}: ${c.op} does not apply to a boolean`);
+  const p = params.add(coerce(field, raw, parameter));
+  const sqlOp = { ge: '>=', gt: '>', le: '<=', lt: '<' }[c.op];
+  return { build: (v) => `${v} ${sqlOp} ${p}${cast}`, negate: false };
+}
+
+class Compiler {
+  private aliasCount = 0;
+  constructor(
+    readonly params: Params,
+    readonly environmentParam: string,
+  ) {}
+
+  nextAlias(): string {
+    this.aliasCount += 1;
+    return `r${this.aliasCount}`;
+  }
+
+  condition(model: SqlModel, alias: string, cond: Condition): string {
+    if (isComparison(cond)) return this.comparison(model, alias, cond);
+    if ('and' in cond) {
+      const parts = cond.and.map((c) => this.condition(model, alias, c));
+      return parts.length ? `(${parts.join(' AND ')})` : 'TRUE';
+    }
+    const parts = cond.or.map((c) => this.condition(model, alias, c));
+    return parts.length ? `(${parts.join(' OR ')})` : 'FALSE';
+  }
+
+  private comparison(model: SqlModel, alias: string, c: Comparison): string {
+    const parameter = `q[${c.path}]`;
+    const segments = c.path.split('.');
+    if (segments.some((s) => s === '')) throw new ListQueryError(parameter, `${parameter}: not a valid path`);
+    const field = segments.length === 1 ? model.fields[segments[0] ?? ''] : undefined;
+    if (field) {
+      const leaf = leafFor(field, c, this.params, parameter);
+      const expr = `${alias}.${ident(field.column)}`;
+      if (!leaf.negate) return leaf.build(expr);
+      if (c.op === 'eq') return `${expr} IS NULL`;
+      return `(${leaf.build(expr)}) IS NOT TRUE`;
+    }
+    // negation (null, nin) applies once, at the outermost EXISTS: "no related value matches"
+    const p = this.positive(model, alias, segments, c, parameter);
+    return p.negate ? `NOT ${p.sql}` : p.sql;
+  }
+
+  private tenantClause(model: SqlModel, alias: string): string {
+    return model.tenant === false ? '' : ` AND ${alias}.environment_id = ${this.environmentParam}`;
+  }
+
+  /** Same walk, but returns the positive form and whether the caller must negate it. */
+  private positive(
+    model: SqlModel,
+    alias: string,
+    segments: string[],
+    c: Comparison,
+    parameter: string,
+  ): { sql: string; negate: boolean } {
+    const [head, ...rest] = segments as [string, ...string[]];
+    if (head === 'custom_fields' && rest.length > 0) {
+      if (!model.customFields) {
+        throw new ListQueryError(parameter, `${parameter}: custom-field filters are not supported on this resource`);
+      }
+      const leaf = leafFor({ column: 'value', type: 'string' }, c, this.params, parameter);
+      const sql = model.customFields({ alias, nameParam: this.params.add(rest.join('.')), predicate: leaf.build });
+      return { sql, negate: leaf.negate };
+    }
+    const field = model.fields[head];
+    if (rest.length === 0 && field) {
+      const leaf = leafFor(field, c, this.params, parameter);
+      return { sql: leaf.build(`${alias}.${ident(field.column)}`), negate: leaf.negate };
+    }
+    const relation = model.relations?.[head];
+    if (!relation) throw new ListQueryError(parameter, `${parameter}: unknown field "${c.path}"`);
+    const next = rest.length === 0 ? ['id'] : rest;
+    const target = relation.model();
+    const ra = this.nextAlias();
+    const extra = relation.where ? ` AND ${relation.where(ra)}` : '';
+    const inner = this.positive(target, ra, next, c, parameter);
+    const join = `${ra}.${ident(relation.remote)} = ${alias}.${ident(relation.local)}${this.tenantClause(target, ra)}${extra}`;
+    return { sql: `EXISTS (SELECT 1 FROM ${ident(target.table)} ${ra} WHERE ${join} AND ${inner.sql})`, negate: inner.negate };
+  }
+
+  sortExpr(model: SqlModel, alias: string, key: SortKey): string {
+    const parameter = 'sort';
+    const segments = key.path.split('.');
+    let current = model;
+    let currentAlias = alias;
+    const joins: string[] = [];
+    for (let i = 0; i < segments.length - 1; i += 1) {
+      const rel = current.relations?.[segments[i] ?? ''];
+      if (!rel) throw new ListQueryError(parameter, `sort: unknown field "${key.path}"`);
+      if (rel.kind !== 'one')
+        throw new ListQueryError(parameter, `sort: "${key.path}" goes through a list and cannot be sorted on`);
+      const target = rel.model();
+      const ra = this.nextAlias();
+      const extra = rel.where ? ` AND ${rel.where(ra)}` : '';
+      joins.push(`${ident(target.table)} ${ra}|${ra}.${ident(rel.remote)} = ${currentAlias}.${ident(rel.local)}${extra}`);
+      current = target;
+      currentAlias = ra;
+    }
+    const last = segments[segments.length - 1] ?? '';
+    const field = current.fields[last];
+    if (!field || field.sortable === false)
+      throw new ListQueryError(parameter, `sort: unknown or unsortable field "${key.path}"`);
+    const column = `${currentAlias}.${ident(field.column)}`;
+    if (joins.length === 0) return column;
+    // nested to-one sort: a scalar sub-query through the chain of relations
+    const [first, ...others] = joins.map((j) => j.split('|') as [string, string]);
+    const from = [first?.[0], ...others.map(([t]) => t)].join(', ');
+    const where = [first?.[1], ...others.map(([, w]) => w)].join(' AND ');
+    return `(SELECT ${column} FROM ${from} WHERE ${where} LIMIT 1)`;
+  }
+}
+
+/** Compiles the page query (ids in order) and the count query for one environment. */
+export function compileList(model: SqlModel, environmentId: string, query: ListQuery): CompiledList {
+  const params = new Params();
+  const env = params.add(environmentId);
+  const compiler = new Compiler(params, env);
+  const alias = 't';
+  const where = query.where ? compiler.condition(model, alias, query.where) : 'TRUE';
+  const tenant = model.tenant === false ? 'TRUE' : `${alias}.environment_id = ${env}`;
+  const whereSql = `${tenant} AND ${where}`;
+  const countParams = [...params.values];
+
+  const order = query.orderBy.map((k) => `${compiler.sortExpr(model, alias, k)} ${k.dir === 'desc' ? 'DESC' : 'ASC'}`);
+  // the id tie-breaker follows the last key's direction so (env, key, id) indexes serve the whole order
+  const lastDir = query.orderBy[query.orderBy.length - 1]?.dir ?? 'asc';
+  if (!query.orderBy.some((k) => k.path === 'id')) order.push(`${alias}."id" ${lastDir === 'desc' ? 'DESC' : 'ASC'}`);
+  const limit = params.add(query.limit);
+  const offset = params.add(query.offset);
+  const table = ident(model.table);
+  return {
+    pageSql: `SELECT ${alias}."id" AS id FROM ${table} ${alias} WHERE ${whereSql} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${offset}`,
+    pageParams: params.values,
+    countSql: `SELECT count(*)::int AS count FROM ${table} ${alias} WHERE ${whereSql}`,
+    countParams,
+  };
+}
+
+/** Checks that every path of a sort resolves, without building SQL for the caller. */
+export function assertSortable(model: SqlModel, keys: SortKey[]): void {
+  const compiler = new Compiler(new Params(), '$1');
+  for (const k of keys) compiler.sortExpr(model, 't', k);
+}

@@ -1,0 +1,111 @@
+import type { PrismaClient } from './generated/prisma/client.js';
+
+/**
+ * Tenant scoping, applied in this one place: every model but Environment has an
+ * environment_id, and this extension adds the environment to every where clause
+ * and every created row (nested creates included), so a use case can never read
+ * or write another environment's rows by forgetting a filter.
+ */
+const UNSCOPED_MODELS = new Set(['Environment']);
+
+const WHERE_OPERATIONS = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'delete',
+  'deleteMany',
+  'upsert',
+]);
+
+type Plain = Record<string, unknown>;
+
+function isPlain(v: unknown): v is Plain {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+/** Adds environmentId to a create payload and to every nested create inside it. */
+function stampCreate(data: unknown, environmentId: string): unknown {
+  if (Array.isArray(data)) return data.map((d) => stampCreate(d, environmentId));
+  if (!isPlain(data)) return data;
+  const out: Plain = { ...data, environmentId };
+  for (const [key, value] of Object.entries(data)) {
+    if (isPlain(value)) out[key] = stampNested(value, environmentId);
+  }
+  return out;
+}
+
+/** Walks relation write operations (create, createMany, connectOrCreate, upsert, update). */
+function stampNested(op: Plain, environmentId: string): Plain {
+  const out: Plain = { ...op };
+  if ('create' in op) out.create = stampCreate(op.create, environmentId);
+  if (isPlain(op.createMany) && 'data' in op.createMany) {
+    out.createMany = { ...op.createMany, data: stampCreate(op.createMany.data, environmentId) };
+  }
+  if ('connectOrCreate' in op) {
+    const list = Array.isArray(op.connectOrCreate) ? op.connectOrCreate : [op.connectOrCreate];
+    out.connectOrCreate = list.map((c) => (isPlain(c) ? { ...c, create: stampCreate(c.create, environmentId) } : c));
+  }
+  if ('upsert' in op) {
+    const list = Array.isArray(op.upsert) ? op.upsert : [op.upsert];
+    out.upsert = list.map((u) =>
+      isPlain(u) ? { ...u, create: stampCreate(u.create, environmentId), update: stampUpdate(u.update, environmentId) } : u,
+    );
+  }
+  return out;
+}
+
+function stampUpdate(data: unknown, environmentId: string): unknown {
+  if (!isPlain(data)) return data;
+  const out: Plain = { ...data };
+  for (const [key, value] of Object.entries(data)) {
+    if (isPlain(value)) out[key] = stampNested(value, environmentId);
+  }
+  return out;
+}
+
+export function scopeToEnvironment(client: PrismaClient, environmentId: string) {
+  return client.$extends({
+    name: 'tenant-scope',
+    query: {
+      $allModels: {
+        async $allOperations({ model, operation, args, query }) {
+          if (UNSCOPED_MODELS.has(model)) return query(args);
+          const a: Plain = isPlain(args) ? { ...args } : {};
+          if (WHERE_OPERATIONS.has(operation)) {
+            a.where = { ...(isPlain(a.where) ? a.where : {}), environmentId };
+          }
+          if (operation === 'create') a.data = stampCreate(a.data, environmentId);
+          if (operation === 'createMany' || operation === 'createManyAndReturn') {
+            a.data = stampCreate(a.data, environmentId);
+          }
+          if (operation === 'update' || operation === 'updateMany' || operation === 'updateManyAndReturn') {
+            a.data = stampUpdate(a.data, environmentId);
+          }
+          if (operation === 'upsert') {
+            a.create = stampCreate(a.create, environmentId);
+            a.update = stampUpdate(a.update, environmentId);
+          }
+          return query(a as typeof args);
+        },
+      },
+    },
+  });
+}
+
+export type ScopedClient = ReturnType<typeof scopeToEnvironment>;
+/** The client inside an interactive transaction of a scoped client. */
+export type ScopedTransaction = Parameters<Parameters<ScopedClient['$transaction']>[0]>[0];
+
+/**
+ * Placeholder for environmentId in create payloads: the generated types require
+ * the field, and the tenant scope overwrites it with the caller's environment.
+ */
+export const SCOPED_ENVIRONMENT = '';

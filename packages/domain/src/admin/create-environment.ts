@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { DomainContext } from '../shared/context.js';
+import { scopedDb } from '../shared/context.js';
+import { ConflictError } from '../shared/errors.js';
+import { newEntityId } from '../shared/ids.js';
+import { environmentSeeders } from '../seeders.js';
+
+export const createEnvironmentInput = z.object({
+  name: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'an environment name is a DNS label: a-z, 0-9 and -'),
+});
+
+export async function createEnvironment(ctx: DomainContext, input: z.infer<typeof createEnvironmentInput>) {
+  const existing = await ctx.prisma.environment.findUnique({ where: { name: input.name } });
+  if (existing) throw new ConflictError(`environment ${input.name} exists already`);
+  const env = await ctx.prisma.environment.create({ data: { id: newEntityId('environment'), name: input.name } });
+  const db = scopedDb(ctx.prisma, env.id);
+  for (const seed of environmentSeeders) await seed(db);
+  return { id: env.id, name: env.name };
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import type { DomainContext } from '../shared/context.js';
+import { environmentByName } from './environment-lookup.js';
+
+export const listTokensInput = z.object({ environment: z.string() });
+
+export async function listTokens(ctx: DomainContext, input: z.infer<typeof listTokensInput>) {
+  const env = await environmentByName(ctx, input.environment);
+  const tokens = await ctx.prisma.apiToken.findMany({
+    where: { environmentId: env.id },
+    include: { user: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  return tokens.map((t) => ({
+    id: t.id,
+    key: t.key,
+    user: t.user.email,
+    label: t.label,
+    active: t.deactivatedAt === null,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+    deactivatedAt: t.deactivatedAt?.toISOString() ?? null,
+  }));
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { DomainContext, UserPrincipal } from '../shared/context.js';
+import { NotFoundError, UnauthenticatedError } from '../shared/errors.js';
+import { rightsSchema } from '../shared/rights.js';
+import { secretMatches } from './token-secret.js';
+
+export const authenticateInput = z.object({
+  /** the environment named by the request's host */
+  environment: z.string(),
+  key: z.string().nullable(),
+  secret: z.string().nullable(),
+});
+export type AuthenticateInput = z.infer<typeof authenticateInput>;
+
+// Environments are never renamed, so their ids may be remembered; misses are not.
+const environmentIds = new Map<string, string>();
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
+  const cached = environmentIds.get(name);
+  if (cached) return cached;
+  const env = await ctx.prisma.environment.findUnique({ where: { name } });
+  if (!env) return null;
+  environmentIds.set(name, env.id);
+  return env.id;
+}
+
+/**
+ * Resolves a request's credentials to the token's user in the host's environment.
+ * An unknown environment is NotFound (nothing else is said); any other failure,
+ * including a token of another environment, is Unauthenticated.
+ */
+export async function authenticate(ctx: DomainContext, input: AuthenticateInput): Promise<UserPrincipal> {
+  const environmentId = await findEnvironmentId(ctx, input.environment);
+  if (!environmentId) throw new NotFoundError('environment');
+  if (!input.key || !input.secret) throw new UnauthenticatedError();
+  const token = await ctx.prisma.apiToken.findUnique({ where: { key: input.key }, include: { user: true } });
+  if (
+    !token ||
+    token.environmentId !== environmentId ||
+    token.deactivatedAt !== null ||
+    !token.user.isActive ||
+    !secretMatches(input.secret, token.secretHash)
+  ) {
+    throw new UnauthenticatedError();
+  }
+  const now = ctx.clock.now();
+  // recorded at a one-minute resolution so that a busy token does not write on every request
+  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+  }
+  const rights = rightsSchema.safeParse(token.user.rights);
+  return {
+    kind: 'user',
+    environmentId,
+    environmentName: input.environment,
+    userId: token.userId,
+    tokenId: token.id,
+    rights: rights.success ? rights.data : {},
+  };
+}

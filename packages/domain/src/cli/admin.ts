@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '@bo/db';
+import { createCaller } from '../router.js';
+import { systemClock } from '../shared/clock.js';
+import { toDomainError } from '../shared/errors.js';
+import { parseRights } from '../shared/rights.js';
+
+/**
+ * Internal administration: calls the tRPC router in process (no HTTP).
+ * Uses DATABASE_URL, or the embedded database in DATA_DIR (joining a running
+ * service's socket when it holds the files).
+ */
+const USAGE = `usage:
+  pnpm admin environment create <name>
+  pnpm admin user create --environment <env> --email <email> --rights <module:level,...> [--name <name>]
+  pnpm admin token create --environment <env> --user <email> [--label <label>] [--json]
+  pnpm admin token list --environment <env> [--json]
+  pnpm admin token delete --environment <env> --key <key>
+rights: crm, projects, sales, hours, hrm, invoices, costs, timers, timeline, documents, customfields,
+        workflows, webhooks (or all) with none, read or write, e.g. all:write or crm:write,projects:read`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      environment: { type: 'string' },
+      email: { type: 'string' },
+      user: { type: 'string' },
+      name: { type: 'string' },
+      rights: { type: 'string' },
+      label: { type: 'string' },
+      key: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const [area, action, arg] = positionals;
+  if (values.help || !area || !action) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const need = (name: keyof typeof values): string => {
+    const v = values[name];
+    if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+    return v;
+  };
+
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: path.resolve(process.env.DATA_DIR ?? '.data'),
+  });
+  const caller = createCaller({ prisma: database.prisma, principal: { kind: 'system' }, clock: systemClock });
+  try {
+    const print = (data: unknown, text: string) => console.log(values.json ? JSON.stringify(data) : text);
+    switch (`${area} ${action}`) {
+      case 'environment create': {
+        if (!arg) throw new UsageError('give the environment name');
+        const env = await caller.admin.environment.create({ name: arg });
+        print(env, `environment ${env.name} created (${env.id})`);
+        return 0;
+      }
+      case 'user create': {
+        const user = await caller.admin.user.create({
+          environment: need('environment'),
+          email: need('email'),
+          name: values.name,
+          rights: parseRights(need('rights')),
+        });
+        print(user, `user ${user.email} created with rights ${JSON.stringify(user.rights)}`);
+        return 0;
+      }
+      case 'token create': {
+        const token = await caller.admin.token.create({
+          environment: need('environment'),
+          user: need('user'),
+          label: values.label,
+        });
+        // the secret is shown this once; only its hash is kept
+        print(
+          { key: token.key, secret: token.secret },
+          `key:    ${token.key}\nsecret: ${token.secret}\n(the secret is not shown again)`,
+        );
+        return 0;
+      }
+      case 'token list': {
+        const tokens = await caller.admin.token.list({ environment: need('environment') });
+        print(
+          tokens,
+          tokens
+            .map(
+              (t) =>
+                `${t.key}  ${t.user}  ${t.active ? 'active' : 'deleted'}  created ${t.createdAt}  last used ${t.lastUsedAt ?? 'never'}`,
+            )
+            .join('\n') || '(no tokens)',
+        );
+        return 0;
+      }
+      case 'token delete': {
+        const token = await caller.admin.token.delete({ environment: need('environment'), key: need('key') });
+        print(token, `token ${token.key} deactivated for good`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${area} ${action}"`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      console.error(`${err.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    const domain = toDomainError(err);
+    console.error(domain ? domain.message : err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,147 @@
+import type { Models } from '@bo/db';
+import { v2DateTime, v3DateTime } from '../../shared/format.js';
+import type { Db, ResourceDefinition } from '../../shared/resources/definition.js';
+import { createOrganization } from './create-organization.js';
+import {
+  type CreateOrganizationInput,
+  createOrganizationSchema,
+  type UpdateOrganizationInput,
+  updateOrganizationSchema,
+} from './organization.schema.js';
+import { organizationSql } from './organization.sql.js';
+import { updateOrganization } from './update-organization.js';
+
+const include = { relationType: true, industry: true, organizationSize: true, addresses: true } as const;
+
+export type OrganizationRow = Models.OrganizationModel & {
+  relationType: Models.RelationTypeModel | null;
+  industry: Models.IndustryModel | null;
+  organizationSize: Models.OrganizationSizeModel | null;
+  addresses: Models.OrganizationAddressModel[];
+};
+
+async function load(db: Db, ids: string[]): Promise<OrganizationRow[]> {
+  return db.organization.findMany({ where: { id: { in: ids } }, include });
+}
+
+function v2Address(a: Models.OrganizationAddressModel | undefined) {
+  if (!a) return null;
+  return {
+    id: a.id,
+    country: null,
+    type: a.type,
+    line_1: a.line1,
+    line_2: a.line2,
+    postal_code: a.postalCode,
+    province: a.province,
+    locality: a.locality,
+    country_code: a.countryCode,
+    country_id: a.countryId,
+  };
+}
+
+function v3Address(a: Models.OrganizationAddressModel | undefined) {
+  if (!a) return null;
+  return {
+    type: a.type,
+    line1: a.line1,
+    line2: a.line2,
+    postalCode: a.postalCode,
+    province: a.province,
+    locality: a.locality,
+    countryCode: a.countryCode,
+  };
+}
+
+/** v2 read shape (reference: GetOrganization); every field present, null when empty. */
+export function organizationV2(o: OrganizationRow): Record<string, unknown> {
+  const visiting = o.addresses.find((a) => a.kind === 'visiting');
+  const postal = o.addresses.find((a) => a.kind === 'postal');
+  return {
+    id: o.id,
+    name: o.name,
+    coc_code: o.cocCode,
+    vat_number: o.vatNumber,
+    email: o.email,
+    phone: o.phone,
+    url: o.url,
+    note: o.note,
+    linkedin_url: o.linkedinUrl,
+    has_different_postal_address: o.hasDifferentPostalAddress,
+    visiting_address: v2Address(visiting),
+    postal_address: v2Address(postal),
+    relation_type: o.relationType
+      ? { id: o.relationType.id, label: o.relationType.label, color: o.relationType.color, type: o.relationType.type }
+      : null,
+    relation_manager: null,
+    customer_group: null,
+    teams: [],
+    debtor: {
+      payment_term: null,
+      send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
+      send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
+      send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
+      send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
+    },
+    organizationsize: o.organizationSize ? { id: o.organizationSize.id, name: o.organizationSize.name } : null,
+    industry: o.industry ? { id: o.industry.id, name: o.industry.name } : null,
+    linked_persons_contacts: [],
+    interests: [],
+    accountancy: null,
+    custom_fields: [],
+    sbi_codes: [],
+    invoice_receiver: o.invoiceReceiver,
+    allow_autocollect: o.allowAutocollect,
+    bank_account: o.bankAccount,
+    bank_bic: o.bankBic,
+    relation_number: o.relationNumber,
+    is_active: o.isActive,
+    send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
+    send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
+    send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
+    send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
+    simplicate_url: null,
+    created_at: v2DateTime(o.createdAt),
+    updated_at: v2DateTime(o.updatedAt),
+  };
+}
+
+/** v3 read shape (our design, camelCase). */
+export function organizationV3(o: OrganizationRow): Record<string, unknown> {
+  return {
+    id: o.id,
+    name: o.name,
+    cocCode: o.cocCode,
+    vatNumber: o.vatNumber,
+    email: o.email,
+    phone: o.phone,
+    url: o.url,
+    note: o.note,
+    linkedinUrl: o.linkedinUrl,
+    relationNumber: o.relationNumber,
+    isActive: o.isActive,
+    relationType: o.relationType ? { id: o.relationType.id, label: o.relationType.label } : null,
+    industry: o.industry ? { id: o.industry.id, name: o.industry.name } : null,
+    organizationSize: o.organizationSize ? { id: o.organizationSize.id, name: o.organizationSize.name } : null,
+    visitingAddress: v3Address(o.addresses.find((a) => a.kind === 'visiting')),
+    postalAddress: v3Address(o.addresses.find((a) => a.kind === 'postal')),
+    sendInvoiceEmailToContact: o.sendInvoiceEmailToContact,
+    sendInvoiceEmailToProjectContact: o.sendInvoiceEmailToProjectContact,
+    sendInvoiceEmailToFixedEmail: o.sendInvoiceEmailToFixedEmail,
+    sendInvoiceEmailToCc: o.sendInvoiceEmailToCc,
+    createdAt: v3DateTime(o.createdAt),
+    updatedAt: v3DateTime(o.updatedAt),
+  };
+}
+
+export const organizationResource: ResourceDefinition<OrganizationRow, CreateOrganizationInput, UpdateOrganizationInput> = {
+  name: 'crm/organization',
+  entityType: 'organization',
+  module: 'crm',
+  sql: organizationSql,
+  defaultSort: [{ path: 'created_at', dir: 'asc' }],
+  load,
+  views: { v2: organizationV2, v3: organizationV3 },
+  create: { schema: createOrganizationSchema, run: createOrganization },
+  update: { schema: updateOrganizationSchema, run: updateOrganization },
+};

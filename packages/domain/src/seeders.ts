@@ -1,0 +1,5 @@
+import { seedCrmReferenceData } from './crm/reference-data.seed.js';
+import type { EnvironmentSeeder } from './shared/environment-seeders.js';
+
+/** Run in order for every new environment; each module appends its own. */
+export const environmentSeeders: EnvironmentSeeder[] = [seedCrmReferenceData];

@@ -1,0 +1,52 @@
+import type { PrismaClient, ScopedClient } from '@bo/db';
+import { scopeToEnvironment } from '@bo/db';
+import type { Clock } from './clock.js';
+import type { Rights } from './rights.js';
+
+export interface UserPrincipal {
+  kind: 'user';
+  environmentId: string;
+  environmentName: string;
+  userId: string;
+  tokenId: string | null;
+  rights: Rights;
+}
+
+/** Internal callers (the admin CLI, the demo seed, the worker): not reachable over HTTP. */
+export interface SystemPrincipal {
+  kind: 'system';
+}
+
+export type Principal = UserPrincipal | SystemPrincipal;
+
+/** What every procedure receives; it never holds req/res or headers. */
+export interface DomainContext {
+  prisma: PrismaClient;
+  principal: Principal | null;
+  clock: Clock;
+  requestId?: string;
+  /** services the HTTP layer or the worker provides (storage, job queue) */
+  services?: DomainServices;
+}
+
+// Filled in by the modules that need outside services (documents, jobs).
+// biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
+export interface DomainServices {}
+
+const scopedCache = new WeakMap<PrismaClient, Map<string, ScopedClient>>();
+
+/** One tenant-scoped client per environment, cached: extending a client is not free. */
+export function scopedDb(prisma: PrismaClient, environmentId: string): ScopedClient {
+  let perEnv = scopedCache.get(prisma);
+  if (!perEnv) {
+    perEnv = new Map();
+    scopedCache.set(prisma, perEnv);
+  }
+  let db = perEnv.get(environmentId);
+  if (!db) {
+    db = scopeToEnvironment(prisma, environmentId);
+    if (perEnv.size > 1000) perEnv.clear();
+    perEnv.set(environmentId, db);
+  }
+  return db;
+}

@@ -1,0 +1,129 @@
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { ListQueryError } from '@bo/db';
+
+/** Typed errors of the domain; each adapter renders them in its own wire shape. */
+export interface Violation {
+  /** dotted path of the offending property, '' for the whole input */
+  path: string;
+  message: string;
+  /** what kind of violation: required, invalid_type, too_small, unknown_property, not_found, … */
+  code: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind:
+    | 'not_found'
+    | 'forbidden'
+    | 'unauthenticated'
+    | 'validation'
+    | 'bad_request'
+    | 'business_rule'
+    | 'conflict'
+    | 'rate_limited'
+    | 'unavailable';
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor(
+    readonly entityType: string,
+    readonly id?: string,
+  ) {
+    super(id ? `${entityType} ${id} not found` : `${entityType} not found`);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(message = 'access denied') {
+    super(message);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated';
+  constructor(message = 'missing or invalid credentials') {
+    super(message);
+  }
+}
+
+/** Input that does not satisfy the model: one violation per offending property. */
+export class ValidationError extends DomainError {
+  readonly kind = 'validation';
+  constructor(readonly violations: Violation[]) {
+    super(violations.map((v) => (v.path ? `${v.path}: ${v.message}` : v.message)).join('; '));
+  }
+}
+
+/** A request that cannot be understood, e.g. an unknown filter path; names the parameter. */
+export class BadRequestError extends DomainError {
+  readonly kind = 'bad_request';
+  constructor(
+    message: string,
+    readonly parameter?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A well-formed request that a business rule refuses. */
+export class BusinessRuleError extends DomainError {
+  readonly kind = 'business_rule';
+}
+
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+}
+
+export class RateLimitedError extends DomainError {
+  readonly kind = 'rate_limited';
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate limit exceeded');
+  }
+}
+
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+}
+
+export const REQUIRED_MESSAGE = 'This value is required.';
+
+function zodPath(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+export function violationsFromZod(err: ZodError, stripPrefix?: string): Violation[] {
+  const out: Violation[] = [];
+  for (const issue of err.issues) {
+    let path = [...issue.path];
+    if (stripPrefix && path[0] === stripPrefix) path = path.slice(1);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({ path: zodPath([...path, key]), message: 'This property is not allowed.', code: 'unknown_property' });
+      }
+      continue;
+    }
+    const code = issue.message === REQUIRED_MESSAGE ? 'required' : issue.code;
+    out.push({ path: zodPath(path), message: issue.message, code });
+  }
+  return out;
+}
+
+/** Unwraps what a tRPC caller throws into a DomainError, or null for a real bug. */
+export function toDomainError(err: unknown): DomainError | null {
+  if (err instanceof DomainError) return err;
+  if (err instanceof ListQueryError) return new BadRequestError(err.message, err.parameter);
+  if (err instanceof ZodError) return new ValidationError(violationsFromZod(err, 'data'));
+  if (err instanceof TRPCError) {
+    if (err.cause) {
+      const inner = toDomainError(err.cause);
+      if (inner) return inner;
+    }
+    if (err.code === 'NOT_FOUND') return new NotFoundError('procedure');
+    if (err.code === 'BAD_REQUEST' || err.code === 'PARSE_ERROR') return new BadRequestError(err.message);
+    if (err.code === 'UNAUTHORIZED') return new UnauthenticatedError();
+    if (err.code === 'FORBIDDEN') return new ForbiddenError();
+  }
+  return null;
+}

@@ -1,0 +1,27 @@
+import type { ScopedTransaction } from '@bo/db';
+import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { uuidv7 } from './ids.js';
+
+export type ChangeKind = 'created' | 'updated' | 'deleted';
+
+/**
+ * Writes the event of a change into the outbox inside the change's own
+ * transaction: a rolled-back change leaves no event, a committed one always has one.
+ */
+export async function recordEvent(
+  tx: ScopedTransaction,
+  e: { entityType: string; entityId: string; change: ChangeKind; data: Record<string, unknown> },
+): Promise<string> {
+  const id = uuidv7();
+  await tx.event.create({
+    data: {
+      id,
+      environmentId: SCOPED_ENVIRONMENT,
+      type: `${e.entityType}.${e.change}`,
+      entityType: e.entityType,
+      entityId: e.entityId,
+      data: e.data as object,
+    },
+  });
+  return id;
+}

@@ -1,0 +1,52 @@
+import type { ScopedTransaction, SortKey, SqlModel } from '@bo/db';
+import type { z } from 'zod';
+import type { UserContext } from '../../trpc.js';
+import type { ModuleName } from '../rights.js';
+
+/** A scoped client or a transaction of one: what loaders and writers work with. */
+export type Db = ScopedTransaction;
+
+export type View = 'v2' | 'v3';
+
+export interface WriteContext {
+  ctx: UserContext;
+  tx: Db;
+  now: Date;
+}
+
+/**
+ * A resource is declared once: its storage mapping (for the list compiler),
+ * how its rows load, how each version shows them, its write schemas and the
+ * right that guards it. v2 routes, v3 queries and tRPC procedures come from this.
+ */
+export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate = unknown> {
+  /** v2 path below /api/v2, e.g. `crm/organization` */
+  name: string;
+  /** entity type of ids and events, e.g. `organization` */
+  entityType: string;
+  module: ModuleName;
+  sql: SqlModel;
+  /** order when a list asks for none */
+  defaultSort: SortKey[];
+  /** fields v2 returns whatever `select` says (id always) */
+  alwaysSelected?: string[];
+  /** loads rows for the given ids, in any order; missing ids are left out */
+  load(db: Db, ids: string[]): Promise<TRow[]>;
+  views: {
+    v2(row: TRow): Record<string, unknown>;
+    v3(row: TRow): Record<string, unknown>;
+  };
+  create?: {
+    schema: z.ZodType<TCreate>;
+    run(w: WriteContext, input: TCreate): Promise<string>;
+  };
+  update?: {
+    schema: z.ZodType<TUpdate>;
+    run(w: WriteContext, id: string, input: TUpdate): Promise<void>;
+  };
+  /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
+  remove?: false | ((w: WriteContext, id: string) => Promise<void>);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds definitions of any row and input types
+export type AnyResource = ResourceDefinition<any, any, any>;

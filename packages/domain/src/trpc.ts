@@ -1,0 +1,67 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { z } from 'zod';
+import type { ScopedClient } from '@bo/db';
+import { DomainError, ForbiddenError, REQUIRED_MESSAGE, UnauthenticatedError } from './shared/errors.js';
+import type { DomainContext, UserPrincipal } from './shared/context.js';
+import { scopedDb } from './shared/context.js';
+import type { ModuleName } from './shared/rights.js';
+import { requireRight } from './shared/rights.js';
+
+// A missing property reads "required" in every message, whatever the schema.
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED_MESSAGE : undefined),
+});
+
+const t = initTRPC.context<DomainContext>().create({ isServer: true });
+
+const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
+  not_found: 'NOT_FOUND',
+  forbidden: 'FORBIDDEN',
+  unauthenticated: 'UNAUTHORIZED',
+  validation: 'BAD_REQUEST',
+  bad_request: 'BAD_REQUEST',
+  business_rule: 'UNPROCESSABLE_CONTENT',
+  conflict: 'CONFLICT',
+  rate_limited: 'TOO_MANY_REQUESTS',
+  unavailable: 'SERVICE_UNAVAILABLE',
+};
+
+/** Gives tRPC's own transport the status of each domain error; the error stays reachable as `cause`. */
+const domainErrorCodes = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    return { ...result, error: new TRPCError({ code: TRPC_CODES[cause.kind], message: cause.message, cause }) };
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(domainErrorCodes);
+
+/** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */
+export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+  const principal = ctx.principal;
+  if (!principal) throw new UnauthenticatedError();
+  if (principal.kind !== 'user') throw new ForbiddenError('a user token is required');
+  const db: ScopedClient = scopedDb(ctx.prisma, principal.environmentId);
+  return next({ ctx: { ...ctx, principal, db } });
+});
+
+export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient };
+
+export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
+  return userProcedure.use(({ ctx, next }) => {
+    requireRight(ctx.principal.rights, module, level);
+    return next();
+  });
+}
+
+/** Internal administration: only in-process callers with the system principal. */
+export const systemProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.principal?.kind !== 'system') throw new ForbiddenError('internal procedure');
+  return next();
+});
+
+export const createCallerFactory = t.createCallerFactory;

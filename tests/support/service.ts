@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type RunningService, startService } from '@bo/server';
+import { ALL_RIGHTS, createCaller, type Rights, systemClock } from '@bo/domain';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { type HttpResponse, type RequestOptions, send } from './http.js';
+
+export interface Token {
+  key: string;
+  secret: string;
+}
+
+/** A client bound to one environment's host and one token, for v2 and v3 calls. */
+export class ApiClient {
+  constructor(
+    readonly port: number,
+    readonly host: string,
+    readonly token: Token | null,
+  ) {}
+
+  private v2Headers(): Record<string, string> {
+    return this.token ? { 'authentication-key': this.token.key, 'authentication-secret': this.token.secret } : {};
+  }
+
+  private v3Headers(): Record<string, string> {
+    return this.token ? { authorization: `Bearer ${this.token.key}:${this.token.secret}` } : {};
+  }
+
+  v2(method: string, path: string, body?: unknown, extra: Partial<RequestOptions> = {}): Promise<HttpResponse> {
+    return send(this.port, method, `/api/v2${path}`, {
+      host: this.host,
+      body,
+      ...extra,
+      headers: { ...this.v2Headers(), ...extra.headers },
+    });
+  }
+
+  v3(method: string, path: string, body?: unknown, extra: Partial<RequestOptions> = {}): Promise<HttpResponse> {
+    return send(this.port, method, `/api/v3${path}`, {
+      host: this.host,
+      body,
+      ...extra,
+      headers: { ...this.v3Headers(), ...extra.headers },
+    });
+  }
+
+  withToken(token: Token | null): ApiClient {
+    return new ApiClient(this.port, this.host, token);
+  }
+}
+
+export interface TestService {
+  service: RunningService;
+  db: TestDatabase;
+  dataDir: string;
+  /** makes an environment with a user holding `rights` and a token for it */
+  environment(name: string, rights?: Rights): Promise<ApiClient>;
+  /** another user and token in an existing environment */
+  user(environment: string, email: string, rights: Rights): Promise<ApiClient>;
+  system: ReturnType<typeof createCaller>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The whole service over HTTPS on a free port, against a fresh database on the local server. */
+export async function startTestService(opts: { httpPort?: boolean; trustProxy?: boolean } = {}): Promise<TestService> {
+  const db = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-test-'));
+  const service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    httpPort: opts.httpPort ? 0 : null,
+    databaseUrl: db.url,
+    dataDir,
+    embeddedDbPort: 0,
+    tlsCert: undefined,
+    tlsKey: undefined,
+    trustProxy: opts.trustProxy ?? false,
+    seedDemo: false,
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    runWorker: false,
+  });
+  const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
+  const user = async (environment: string, email: string, rights: Rights) => {
+    await system.admin.user.create({ environment, email, rights });
+    const token = await system.admin.token.create({ environment, user: email });
+    return new ApiClient(service.port, `${environment}.localhost`, token);
+  };
+  return {
+    service,
+    db,
+    dataDir,
+    system,
+    user,
+    async environment(name, rights = ALL_RIGHTS) {
+      await system.admin.environment.create({ name });
+      counter += 1;
+      return user(name, `user${counter}@${name}.test`, rights);
+    },
+    async stop() {
+      await service.stop();
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
