@@ -9,12 +9,14 @@ import { createHttpApp } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { loadTls } from './tls.js';
 import { seedDemoIfEmpty, type DemoAccess } from '@bo/demo';
+import { type RunningWorker, startWorker } from '@bo/worker';
 
 export interface RunningService {
   url: string;
   port: number;
   httpPort: number | null;
   database: Database;
+  worker: RunningWorker;
   log: Logger;
   demo: DemoAccess | null;
   stop(): Promise<void>;
@@ -41,7 +43,22 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     log: (msg) => log.info(msg),
   });
   const demo = config.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
-  const app = createHttpApp({ prisma: database.prisma, log, trustProxy: config.trustProxy, clock: extra.clock });
+  // the API always enqueues through pg-boss; it also works the jobs unless RUN_WORKER=false
+  const worker = await startWorker({
+    connectionString: database.connectionString,
+    prisma: database.prisma,
+    log,
+    clock: extra.clock,
+    work: config.runWorker,
+    poolSize: database.mode === 'server' ? 4 : 1,
+  });
+  const app = createHttpApp({
+    prisma: database.prisma,
+    log,
+    trustProxy: config.trustProxy,
+    clock: extra.clock,
+    services: { jobs: worker.jobs },
+  });
   const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
   const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
   // keep-alive longer than common proxies' idle time so they never reuse a closed socket
@@ -59,6 +76,7 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     port,
     httpPort,
     database,
+    worker,
     log,
     demo,
     async stop() {
@@ -75,6 +93,7 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
               }),
           ),
       );
+      await worker.stop();
       await database.close();
     },
   };

@@ -63,7 +63,12 @@ export interface ApplyMigrationsOptions {
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg');
 
-let engineModule: Promise<EngineModule> | undefined;
+// Kept on globalThis, not in a module variable: the glue module is one per
+// process (Node caches it) and __wbg_set_wasm swaps the instance under any live
+// engine, so a re-evaluated copy of this file (vitest isolates test files, tsx
+// may load src twice) must reuse the one instance instead of loading another.
+const ENGINE_KEY = Symbol.for('@bo/db/schema-engine-wasm');
+const engineSlot = globalThis as { [ENGINE_KEY]?: Promise<EngineModule> | undefined };
 
 /** The repo's lib is ES2023 without DOM, which is where TypeScript declares WebAssembly. */
 interface WasmApi {
@@ -74,7 +79,9 @@ const wasmApi = (): WasmApi => (globalThis as unknown as { WebAssembly: WasmApi 
 function loadEngineModule(): Promise<EngineModule> {
   // The package's own entry does `import * as wasm from "./x.wasm"`, which
   // Node cannot load; instantiate the .wasm ourselves against the JS glue.
-  engineModule ??= (async () => {
+  const existing = engineSlot[ENGINE_KEY];
+  if (existing) return existing;
+  const loading = (async () => {
     const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
     const require = createRequire(import.meta.url);
     const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
@@ -86,11 +93,12 @@ function loadEngineModule(): Promise<EngineModule> {
     start();
     return bg;
   })();
+  engineSlot[ENGINE_KEY] = loading;
   // A failed load must not poison later calls.
-  engineModule.catch(() => {
-    engineModule = undefined;
+  loading.catch(() => {
+    if (engineSlot[ENGINE_KEY] === loading) engineSlot[ENGINE_KEY] = undefined;
   });
-  return engineModule;
+  return loading;
 }
 
 /** Opens an engine on one database; the pool is ours so that we can close it. */

@@ -10,3 +10,5 @@ export * from './shared/rights.js';
 export type { Condition, Comparison, ListQuery, SortKey, Operator } from '@bo/db';
 export { OPERATORS, parseDateTime } from '@bo/db';
 export { environmentFromHost } from './auth/host.js';
+export type { JobContext, JobQueue, JobSendOptions } from './shared/jobs.js';
+export { scopedDb } from './shared/context.js';

@@ -1,6 +1,7 @@
 import type { PrismaClient, ScopedClient } from '@bo/db';
 import { scopeToEnvironment } from '@bo/db';
 import type { Clock } from './clock.js';
+import type { JobQueue } from './jobs.js';
 import type { Rights } from './rights.js';
 
 export interface UserPrincipal {
@@ -29,9 +30,10 @@ export interface DomainContext {
   services?: DomainServices;
 }
 
-// Filled in by the modules that need outside services (documents, jobs).
-// biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
-export interface DomainServices {}
+/** Outside services the HTTP layer or the worker provides; each is optional so tests can leave one out. */
+export interface DomainServices {
+  jobs?: JobQueue;
+}
 
 const scopedCache = new WeakMap<PrismaClient, Map<string, ScopedClient>>();
 

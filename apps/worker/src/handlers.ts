@@ -1,0 +1,24 @@
+import type { JobContext } from '@bo/domain';
+
+/**
+ * A kind of background job. Each module adds its handlers to `jobHandlers`
+ * below, in a file of its own under handlers/; the worker creates the queues
+ * and works them.
+ */
+export interface JobHandler {
+  name: string;
+  /** retries with exponential back-off; pg-boss keeps the attempt count */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  /** a job running longer than this is considered lost and retried */
+  expireInSeconds?: number;
+  /** cron expression (UTC) for recurring jobs such as clean-ups */
+  schedule?: string;
+  /** jobs fetched per poll */
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+  handle(job: { id: string; data: Record<string, unknown> }, ctx: JobContext): Promise<void>;
+}
+
+export const jobHandlers: JobHandler[] = [];

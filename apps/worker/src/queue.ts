@@ -1,0 +1,31 @@
+import PgBoss from 'pg-boss';
+import type { JobQueue, JobSendOptions } from '@bo/domain';
+
+/** pg-boss on the service's own PostgreSQL (its tables live in the `pgboss` schema). */
+export function createBoss(connectionString: string, opts: { max?: number; schedule?: boolean } = {}): PgBoss {
+  return new PgBoss({
+    connectionString,
+    max: opts.max ?? 4,
+    schedule: opts.schedule ?? false,
+    supervise: opts.schedule ?? false,
+    application_name: 'bizops-worker',
+  });
+}
+
+/** The domain's JobQueue port: the job is inserted through the change's own transaction. */
+export class PgBossJobQueue implements JobQueue {
+  constructor(private readonly boss: PgBoss) {}
+
+  async send(name: string, data: Record<string, unknown>, opts: JobSendOptions): Promise<string | null> {
+    const db = {
+      executeSql: async (text: string, values: unknown[]) => ({
+        rows: await opts.tx.$queryRawUnsafe<unknown[]>(text, ...values),
+      }),
+    };
+    return this.boss.send(name, data, {
+      db,
+      singletonKey: opts.singletonKey,
+      startAfter: opts.startAfterSeconds,
+    } as PgBoss.SendOptions);
+  }
+}

@@ -1,0 +1,71 @@
+import type { PrismaClient } from '@bo/db';
+import { type Clock, type JobContext, type JobQueue, systemClock } from '@bo/domain';
+import type { Logger } from 'pino';
+import type PgBoss from 'pg-boss';
+import { type JobHandler, jobHandlers } from './handlers.js';
+import { createBoss, PgBossJobQueue } from './queue.js';
+
+export interface WorkerOptions {
+  connectionString: string;
+  prisma: PrismaClient;
+  log: Logger;
+  clock?: Clock;
+  /** false: only enqueue (an API process that leaves the work to separate workers) */
+  work?: boolean;
+  handlers?: JobHandler[];
+  /** connections of pg-boss's own pool (1 on the embedded database) */
+  poolSize?: number;
+}
+
+export interface RunningWorker {
+  boss: PgBoss;
+  jobs: JobQueue;
+  /** finishes the jobs in flight (up to timeoutMs), then stops */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Starts pg-boss, creates every handler's queue and, when `work` is on, works
+ * them. Several workers may run against one database: pg-boss hands each job
+ * to one of them (SKIP LOCKED), and a job whose worker died expires and is retried.
+ */
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const handlers = opts.handlers ?? jobHandlers;
+  const work = opts.work ?? true;
+  const boss = createBoss(opts.connectionString, { max: opts.poolSize, schedule: work });
+  boss.on('error', (err: Error) => opts.log.error({ err }, 'job queue error'));
+  await boss.start();
+  const ctx: JobContext = { prisma: opts.prisma, clock: opts.clock ?? systemClock, log: opts.log };
+  for (const h of handlers) {
+    await boss.createQueue(h.name, {
+      name: h.name,
+      retryLimit: h.retryLimit ?? 5,
+      retryDelay: h.retryDelaySeconds ?? 5,
+      retryBackoff: h.retryBackoff ?? true,
+      expireInSeconds: h.expireInSeconds ?? 15 * 60,
+    } as PgBoss.Queue);
+    if (!work) continue;
+    if (h.schedule) await boss.schedule(h.name, h.schedule, {});
+    await boss.work<Record<string, unknown>>(
+      h.name,
+      { batchSize: h.batchSize ?? 1, pollingIntervalSeconds: h.pollingIntervalSeconds ?? 1 },
+      async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await h.handle({ id: job.id, data: job.data ?? {} }, ctx);
+          } catch (err) {
+            opts.log.warn({ err, job: job.id, queue: h.name }, 'job failed; it will be retried');
+            throw err;
+          }
+        }
+      },
+    );
+  }
+  return {
+    boss,
+    jobs: new PgBossJobQueue(boss),
+    async stop(timeoutMs = 30_000) {
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
+  };
+}
