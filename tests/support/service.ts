@@ -65,7 +65,9 @@ export interface TestService {
 let counter = 0;
 
 /** The whole service over HTTPS on a free port, against a fresh database on the local server. */
-export async function startTestService(opts: { httpPort?: boolean; trustProxy?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  opts: { httpPort?: boolean; trustProxy?: boolean; rateLimitPerMinute?: number } = {},
+): Promise<TestService> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-test-'));
   const service = await startService({
@@ -81,6 +83,7 @@ export async function startTestService(opts: { httpPort?: boolean; trustProxy?: 
     seedDemo: false,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     runWorker: false,
+    rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   const user = async (environment: string, email: string, rights: Rights) => {

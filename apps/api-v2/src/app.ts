@@ -14,12 +14,18 @@ import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { parseListParams } from './query-language.js';
 
+export type RateLimiter = (
+  key: string,
+) => Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }>;
+
 export interface V2Options {
   /** builds the domain context of a request (database, clock, services) without a principal */
   context: (req: Request) => DomainContext;
   /** honour X-Forwarded-Proto from a trusted proxy */
   trustProxy: boolean;
   log: ErrorLogger;
+  /** counts a request of a token; answers whether it may go on */
+  rateLimit?: RateLimiter;
   /** extra routes mounted after authentication (uploads, documents, …) */
   extend?: (router: Router, helpers: V2Helpers) => void;
 }
@@ -91,6 +97,18 @@ export function createV2Router(opts: V2Options): Router {
       });
       res.locals.principal = principal;
       res.locals.caller = createCaller({ ...ctx, principal });
+      if (opts.rateLimit && principal.tokenId) {
+        const decision = await opts.rateLimit(`token:${principal.tokenId}`);
+        res.setHeader('X-RateLimit-Limit', String(decision.limit));
+        res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+        if (!decision.allowed) {
+          res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+          sendErrors(res, 429, [
+            `rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`,
+          ]);
+          return;
+        }
+      }
       next();
     } catch (err) {
       if (err instanceof NotFoundError || (err as { cause?: unknown })?.cause instanceof NotFoundError) {

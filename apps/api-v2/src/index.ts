@@ -1,3 +1,3 @@
 export { createV2Router } from './app.js';
-export type { V2Helpers, V2Options } from './app.js';
+export type { RateLimiter, V2Helpers, V2Options } from './app.js';
 export { parseListParams } from './query-language.js';

@@ -15,6 +15,8 @@ import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem
 export interface V3Options {
   context: (req: Request) => DomainContext;
   log: ErrorLogger;
+  /** counts a request of a token; answers whether it may go on */
+  rateLimit?: (key: string) => Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }>;
   /** endpoints beyond the built-in table (added by modules that own them) */
   endpoints?: Record<string, Endpoint>;
 }
@@ -61,6 +63,15 @@ export function createV3Router(opts: V3Options): Router {
       const ctx = opts.context(req);
       const principal = await createCaller({ ...ctx, principal: null }).auth.authenticate({ environment, ...bearer(req) });
       res.locals.caller = createCaller({ ...ctx, principal });
+      if (opts.rateLimit && principal.tokenId) {
+        const decision = await opts.rateLimit(`token:${principal.tokenId}`);
+        res.setHeader('X-RateLimit-Limit', String(decision.limit));
+        res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+        if (!decision.allowed) {
+          res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+          return sendProblem(req, res, problem(429, `Rate limit of ${decision.limit} requests per minute exceeded.`));
+        }
+      }
       next();
     } catch (err) {
       const cause = (err as { cause?: unknown })?.cause ?? err;

@@ -14,6 +14,7 @@ import {
   systemClock,
 } from '@bo/domain';
 import type { Logger } from 'pino';
+import type { RateLimit } from './rate-limit.js';
 
 export interface HttpAppOptions {
   prisma: PrismaClient;
@@ -21,6 +22,7 @@ export interface HttpAppOptions {
   trustProxy: boolean;
   clock?: Clock;
   services?: DomainServices;
+  rateLimit?: RateLimit | null;
   v2?: Pick<V2Options, 'extend'>;
   v3?: Pick<V3Options, 'endpoints'>;
 }
@@ -29,6 +31,8 @@ export interface HttpAppOptions {
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // list pages are large and change constantly: hashing each body for an ETag costs more than it saves
+  app.set('etag', false);
   app.set('trust proxy', opts.trustProxy);
   const clock = opts.clock ?? systemClock;
 
@@ -57,8 +61,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     }
   });
 
-  app.use('/api/v2', createV2Router({ context, trustProxy: opts.trustProxy, log: opts.log, ...opts.v2 }));
-  app.use('/api/v3', createV3Router({ context, log: opts.log, ...opts.v3 }));
+  const rateLimit = opts.rateLimit ? (key: string) => (opts.rateLimit as RateLimit).consume(key) : undefined;
+  app.use('/api/v2', createV2Router({ context, trustProxy: opts.trustProxy, log: opts.log, rateLimit, ...opts.v2 }));
+  app.use('/api/v3', createV3Router({ context, log: opts.log, rateLimit, ...opts.v3 }));
 
   // internal tools: the same procedures over HTTP, with the same bearer tokens as v3
   app.use(

@@ -15,6 +15,8 @@ export interface ServiceConfig {
   seedDemo: boolean;
   logLevel: string;
   runWorker: boolean;
+  /** requests per token per minute, shared by all processes; 0 turns the limit off */
+  rateLimitPerMinute: number;
 }
 
 function bool(v: string | undefined, fallback: boolean): boolean {
@@ -26,6 +28,13 @@ function int(name: string, v: string | undefined, fallback: number): number {
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${v}"`);
+  return n;
+}
+
+function count(name: string, v: string | undefined, fallback: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${v}"`);
   return n;
 }
 
@@ -43,5 +52,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     seedDemo: bool(env.SEED_DEMO, true),
     logLevel: env.LOG_LEVEL ?? 'info',
     runWorker: bool(env.RUN_WORKER, true),
+    rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
   };
 }

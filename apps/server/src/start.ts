@@ -7,6 +7,7 @@ import { type Database, openDatabase } from '@bo/db';
 import type { Clock } from '@bo/domain';
 import { createHttpApp } from './app.js';
 import type { ServiceConfig } from './config.js';
+import { createRateLimit } from './rate-limit.js';
 import { loadTls } from './tls.js';
 import { seedDemoIfEmpty, type DemoAccess } from '@bo/demo';
 import { type RunningWorker, startWorker } from '@bo/worker';
@@ -52,7 +53,15 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     work: config.runWorker,
     poolSize: database.mode === 'server' ? 4 : 1,
   });
+  const rateLimit =
+    config.rateLimitPerMinute > 0
+      ? await createRateLimit(database.connectionString, {
+          perMinute: config.rateLimitPerMinute,
+          poolSize: database.mode === 'server' ? 4 : 1,
+        })
+      : null;
   const app = createHttpApp({
+    rateLimit,
     prisma: database.prisma,
     log,
     trustProxy: config.trustProxy,
@@ -94,6 +103,7 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
           ),
       );
       await worker.stop();
+      await rateLimit?.close();
       await database.close();
     },
   };

@@ -1,4 +1,3 @@
-import type { Models } from '@bo/db';
 import { v2DateTime, v3DateTime } from '../../shared/format.js';
 import type { Db, ResourceDefinition } from '../../shared/resources/definition.js';
 import { createOrganization } from './create-organization.js';
@@ -8,23 +7,15 @@ import {
   type UpdateOrganizationInput,
   updateOrganizationSchema,
 } from './organization.schema.js';
+import { loadOrganizations, type OrganizationAddressRow, type OrganizationRow } from './organization.load.js';
 import { organizationSql } from './organization.sql.js';
 import { updateOrganization } from './update-organization.js';
 
-const include = { relationType: true, industry: true, organizationSize: true, addresses: true } as const;
-
-export type OrganizationRow = Models.OrganizationModel & {
-  relationType: Models.RelationTypeModel | null;
-  industry: Models.IndustryModel | null;
-  organizationSize: Models.OrganizationSizeModel | null;
-  addresses: Models.OrganizationAddressModel[];
-};
-
-async function load(db: Db, ids: string[]): Promise<OrganizationRow[]> {
-  return db.organization.findMany({ where: { id: { in: ids } }, include });
+async function load(db: Db, ids: string[], environmentId: string): Promise<OrganizationRow[]> {
+  return loadOrganizations(db, environmentId, ids);
 }
 
-function v2Address(a: Models.OrganizationAddressModel | undefined) {
+function v2Address(a: OrganizationAddressRow | undefined) {
   if (!a) return null;
   return {
     id: a.id,
@@ -40,7 +31,7 @@ function v2Address(a: Models.OrganizationAddressModel | undefined) {
   };
 }
 
-function v3Address(a: Models.OrganizationAddressModel | undefined) {
+function v3Address(a: OrganizationAddressRow | undefined) {
   if (!a) return null;
   return {
     type: a.type,

@@ -30,8 +30,11 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
   defaultSort: SortKey[];
   /** fields v2 returns whatever `select` says (id always) */
   alwaysSelected?: string[];
-  /** loads rows for the given ids, in any order; missing ids are left out */
-  load(db: Db, ids: string[]): Promise<TRow[]>;
+  /**
+   * loads rows for the given ids, in any order; missing ids are left out. Model
+   * queries on `db` are scoped already; raw SQL must filter on `environmentId` itself.
+   */
+  load(db: Db, ids: string[], environmentId: string): Promise<TRow[]>;
   views: {
     v2(row: TRow): Record<string, unknown>;
     v3(row: TRow): Record<string, unknown>;

@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+const require = createRequire(import.meta.url);
+const AUTOCANNON_CLI = path.join(path.dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
+
+/**
+ * Drives one URL with `connections` concurrent keep-alive connections for `seconds`,
+ * from a separate process so that the load generator does not share the server's event loop.
+ */
+export async function load(opts: {
+  url: string;
+  headers?: Record<string, string>;
+  connections?: number;
+  seconds?: number;
+  method?: string;
+  body?: string;
+}): Promise<LoadResult> {
+  const args = [AUTOCANNON_CLI, '--json', '-c', String(opts.connections ?? 10), '-d', String(opts.seconds ?? 8)];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
+  if (opts.method) args.push('-m', opts.method);
+  if (opts.body) args.push('-b', opts.body);
+  args.push(opts.url);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`))));
+  });
+  const result = JSON.parse(out) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function row(label: string, r: LoadResult): string {
+  return `${label.padEnd(44)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}  errors ${r.errors}`;
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { applyMigrations } from '@bo/db';
+import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
+import { type RunningService, startService } from '@bo/server';
+
+const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export interface BenchService {
+  service: RunningService;
+  url: string;
+  pool: pg.Pool;
+  /** creates an environment with an all-rights token; answers its id and request headers */
+  environment(name: string): Promise<{ id: string; host: string; v2: Record<string, string>; v3: Record<string, string> }>;
+  stop(): Promise<void>;
+}
+
+/** The real service over HTTPS against a fresh database on the local PostgreSQL server. */
+export async function startBenchService(): Promise<BenchService> {
+  const name = `bo_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  await applyMigrations(url);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-bench-'));
+  const service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    httpPort: null,
+    databaseUrl: url,
+    dataDir,
+    embeddedDbPort: 0,
+    tlsCert: undefined,
+    tlsKey: undefined,
+    trustProxy: false,
+    seedDemo: false,
+    logLevel: 'fatal',
+    runWorker: false,
+    rateLimitPerMinute: 1_000_000,
+  });
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
+  return {
+    service,
+    url,
+    pool,
+    async environment(envName) {
+      const env = await system.admin.environment.create({ name: envName });
+      await system.admin.user.create({ environment: envName, email: `bench@${envName}.test`, rights: ALL_RIGHTS });
+      const token = await system.admin.token.create({ environment: envName, user: `bench@${envName}.test` });
+      return {
+        id: env.id,
+        host: `${envName}.localhost`,
+        v2: { 'authentication-key': token.key, 'authentication-secret': token.secret },
+        v3: { authorization: `Bearer ${token.key}:${token.secret}` },
+      };
+    },
+    async stop() {
+      await service.stop();
+      await pool.end();
+      rmSync(dataDir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Inserts `count` organizations (with a visiting address) for one environment in a few SQL statements. */
+export async function insertOrganizations(pool: pg.Pool, environmentId: string, count: number, prefix = 'Org'): Promise<void> {
+  await pool.query(
+    `INSERT INTO organization (id, environment_id, name, email, relation_number, created_at, updated_at)
+     SELECT 'organization:' || md5($1 || g::text), $1, $3 || ' ' || lpad(g::text, 7, '0'), 'org' || g || '@example.com',
+            'R-' || g, now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval
+     FROM generate_series(1, $2::int) g`,
+    [environmentId, count, prefix],
+  );
+  await pool.query(
+    `INSERT INTO organization_address (id, environment_id, organization_id, kind, line_1, locality, country_code)
+     SELECT 'address:' || md5(o.id), o.environment_id, o.id, 'visiting', 'Street ' || right(o.id, 4), 'City', 'NL'
+     FROM organization o WHERE o.environment_id = $1`,
+    [environmentId],
+  );
+  await pool.query('ANALYZE organization; ANALYZE organization_address');
+}
