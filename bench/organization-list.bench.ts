@@ -26,7 +26,7 @@ export default async function run(): Promise<void> {
     LEFT JOIN industry i ON i.id = o.industry_id
     LEFT JOIN organization_size s ON s.id = o.organization_size_id
     WHERE o.environment_id = $1 ORDER BY o.created_at, o.id LIMIT 100`;
-  const baseline = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+  const baseline = createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
     bench.pool.query(baselineSql, [env.id]).then(
       (r) => {
         res.setHeader('content-type', 'application/json');

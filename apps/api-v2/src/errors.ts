@@ -26,6 +26,11 @@ export function renderV2Error(err: unknown, req: Request, res: Response, log: Er
     return;
   }
   const domain = toDomainError(err);
+  const clientStatus = domain ? null : httpClientError(err);
+  if (clientStatus) {
+    sendErrors(res, clientStatus, ['the request could not be read: check the URL encoding']);
+    return;
+  }
   if (!domain) {
     log.error({ err, requestId: req.headers['x-request-id'], path: req.path }, 'unhandled error');
     sendErrors(res, 500, ['internal error; the request id is in the X-Request-Id header']);
@@ -45,6 +50,7 @@ export function renderV2Error(err: unknown, req: Request, res: Response, log: Er
 export function bodyParserError(err: unknown): { status: number; message: string } | null {
   if (!err || typeof err !== 'object' || !('type' in err)) return null;
   const type = (err as { type?: unknown }).type;
+  if (typeof type !== 'string') return null;
   if (type === 'entity.parse.failed') return { status: 400, message: 'the body is not valid JSON' };
   if (type === 'entity.too.large') return { status: 413, message: 'the body is larger than the 1 MB limit' };
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
@@ -52,4 +58,10 @@ export function bodyParserError(err: unknown): { status: number; message: string
   }
   if (type === 'request.aborted' || type === 'request.size.invalid') return { status: 400, message: 'the body was cut short' };
   return null;
+}
+
+/** Express's own client errors (a path that is not valid percent-encoding, …) keep their 4xx status. */
+export function httpClientError(err: unknown): number | null {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }

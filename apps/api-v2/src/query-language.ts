@@ -23,7 +23,9 @@ const V2_OPERATORS: Record<string, Operator> = { '': 'eq', ge: 'ge', gt: 'gt', l
 
 function nonNegativeInteger(name: string, raw: string): number {
   if (!/^\d+$/.test(raw.trim())) throw new BadRequestError(`${name}: "${raw}" is not a non-negative integer`, name);
-  return Number(raw);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n)) throw new BadRequestError(`${name}: ${raw} is too large`, name);
+  return n;
 }
 
 export function parseListParams(rawQuery: string): V2ListParams {

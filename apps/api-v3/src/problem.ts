@@ -79,6 +79,10 @@ export function renderV3Error(err: unknown, req: Request, res: Response, log: Er
   if (parse === 'entity.parse.failed') return sendProblem(req, res, problem(400, 'The body is not valid JSON.'));
   if (parse === 'entity.too.large') return sendProblem(req, res, problem(413, 'The body is larger than the 1 MB limit.'));
   const domain = toDomainError(err);
+  const clientStatus = (err as { status?: unknown } | null)?.status;
+  if (!domain && typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500) {
+    return sendProblem(req, res, problem(clientStatus, 'The request could not be read: check the URL encoding.'));
+  }
   if (!domain) {
     log.error({ err, requestId: req.headers['x-request-id'], path: req.path }, 'unhandled error');
     return sendProblem(req, res, problem(500, 'An internal error occurred; the request id is in the X-Request-Id header.'));

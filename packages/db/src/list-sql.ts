@@ -69,6 +69,8 @@ export function parseDateTime(value: string): Date | null {
   const m = DATE_TIME.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '0', zone] = m;
+  // PostgreSQL and the contract's format cover years 1 to 9999
+  if (Number(y) < 1) return null;
   const iso = `${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${zone ?? 'Z'}`;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;

@@ -110,9 +110,45 @@ export function violationsFromZod(err: ZodError, stripPrefix?: string): Violatio
   return out;
 }
 
+/** The SQLSTATE of a database error, whether it comes from pg directly or wrapped by Prisma. */
+export function sqlStateOf(err: unknown): { code: string; message: string } | null {
+  if (!err || typeof err !== 'object') return null;
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; originalMessage?: unknown } } };
+  };
+  const cause = e.meta?.driverAdapterError?.cause;
+  if (cause && typeof cause.originalCode === 'string') {
+    return { code: cause.originalCode, message: String(cause.originalMessage ?? '') };
+  }
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return { code: e.code, message: String(e.message ?? '') };
+  return null;
+}
+
+/**
+ * Database errors that a request's values cause are the client's to fix, not
+ * ours: a NUL character in text, a date out of range, a duplicate key.
+ */
+function fromDatabase(err: unknown): DomainError | null {
+  const state = sqlStateOf(err);
+  if (!state) return null;
+  if (state.code === '22021' || state.code === '22P05') return new BadRequestError('text must not contain NUL characters');
+  if (state.code.startsWith('22')) return new BadRequestError(`a value is out of range or malformed: ${state.message}`);
+  if (state.code === '23505') return new ConflictError('a record with the same unique value exists already');
+  if (state.code === '23503')
+    return new BusinessRuleError('the request refers to a record that does not exist or is still in use');
+  if (state.code === '40001' || state.code === '40P01' || state.code === '55P03') {
+    return new UnavailableError('the change collided with another one; retry it');
+  }
+  return null;
+}
+
 /** Unwraps what a tRPC caller throws into a DomainError, or null for a real bug. */
 export function toDomainError(err: unknown): DomainError | null {
   if (err instanceof DomainError) return err;
+  const database = fromDatabase(err);
+  if (database) return database;
   if (err instanceof ListQueryError) return new BadRequestError(err.message, err.parameter);
   if (err instanceof ZodError) return new ValidationError(violationsFromZod(err, 'data'));
   if (err instanceof TRPCError) {
