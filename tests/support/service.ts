@@ -65,7 +65,13 @@ export interface TestService {
 let counter = 0;
 
 /** The whole service over HTTPS on a free port, against a fresh database on the local server. */
-export async function startTestService(opts: { httpPort?: boolean; trustProxy?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  opts: {
+    httpPort?: boolean;
+    trustProxy?: boolean /** work background jobs in the service (default off) */;
+    runWorker?: boolean;
+  } = {},
+): Promise<TestService> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-test-'));
   const service = await startService({
@@ -80,7 +86,7 @@ export async function startTestService(opts: { httpPort?: boolean; trustProxy?: 
     trustProxy: opts.trustProxy ?? false,
     seedDemo: false,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
-    runWorker: false,
+    runWorker: opts.runWorker ?? false,
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   const user = async (environment: string, email: string, rights: Rights) => {
