@@ -22,7 +22,8 @@ export const signedAmount = z.number().finite().min(-1e10).max(1e10);
 export function withPlainDecimals<T extends Record<string, unknown>>(row: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
-    out[k] = v && typeof v === 'object' && 'toNumber' in v && typeof v.toNumber === 'function' ? (v.toNumber as () => number)() : v;
+    out[k] =
+      v && typeof v === 'object' && 'toNumber' in v && typeof v.toNumber === 'function' ? (v.toNumber as () => number)() : v;
   }
   return out as T;
 }

@@ -60,6 +60,7 @@ export const postAssignmentSchema = z.object({
 const notOnPut = (field: string) =>
   z
     .unknown()
+    .optional()
     .refine((v) => v === undefined, `${field} cannot be changed on PUT; the period of an assignment is set when it is created.`);
 export const putAssignmentSchema = z.object({ ...common, start_date: notOnPut('start_date'), end_date: notOnPut('end_date') });
 type PostInput = z.infer<typeof postAssignmentSchema>;

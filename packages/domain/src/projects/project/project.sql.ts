@@ -8,6 +8,7 @@ export const projectStatusSql: SqlModel = {
     label: { column: 'label', type: 'string' },
     color: { column: 'color', type: 'string' },
     is_closed: { column: 'is_closed', type: 'boolean' },
+    position: { column: 'position', type: 'integer' },
     created_at: { column: 'created_at', type: 'datetime' },
     updated_at: { column: 'updated_at', type: 'datetime' },
   },

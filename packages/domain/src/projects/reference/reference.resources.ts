@@ -9,7 +9,7 @@ export const projectStatusResource: ResourceDefinition<Models.ProjectStatusModel
   entityType: 'projectstatus',
   module: 'projects',
   sql: projectStatusSql,
-  defaultSort: [{ path: 'created_at', dir: 'asc' }],
+  defaultSort: [{ path: 'position', dir: 'asc' }],
   load: (db, ids) => db.projectStatus.findMany({ where: { id: { in: ids } } }),
   views: {
     v2: (s) => ({
