@@ -83,10 +83,10 @@ export const EditAcquisitionProjectService = z.object({ id, name: name.optional(
 
 const advanceFields = { explanation: text, expectedInvoiceDate: date.nullable().optional() };
 export const CreateAdvanceProjectService = z
-  .object({ projectId: id, name: name.optional(), price: amount.positive(), ...advanceFields })
+  .object({ projectId: id, name: name.optional(), price: z.number().finite().positive().max(1e10), ...advanceFields })
   .strict();
 export const EditAdvanceProjectService = z
-  .object({ id, name: name.optional(), price: amount.positive().optional(), ...advanceFields })
+  .object({ id, name: name.optional(), price: z.number().finite().positive().max(1e10).optional(), ...advanceFields })
   .strict();
 
 export const BuildProjectService = z.object({ projectId: id, defaultServiceId: id }).strict();
