@@ -51,7 +51,10 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
     await service(hoursOnly, { invoiceMethod: 'time_and_expenses' });
     const internal = await v2Create(acme, '/projects/project', { name: 'Internal', billable: false });
 
-    const res = await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [fixed, hoursOnly, internal], invoiceDate: '2026-06-30' });
+    const res = await acme.v3('POST', '/invoiceDraftRequest.create', {
+      projectIds: [fixed, hoursOnly, internal],
+      invoiceDate: '2026-06-30',
+    });
     expect(res.status, res.text).toBe(201);
     validate('Invoice.Draft.Request.Status', res.body);
     const created = res.body as Status;
@@ -69,7 +72,10 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
     );
     expect(invoices).toEqual([{ status: 'draft', total_amount: '2450.00', lines: '2' }]);
     expect(done.items.find((i) => i.projectId === hoursOnly)).toMatchObject({ status: 'skipped', message: 'nothing to invoice' });
-    expect(done.items.find((i) => i.projectId === internal)).toMatchObject({ status: 'skipped', message: expect.stringContaining('internal') });
+    expect(done.items.find((i) => i.projectId === internal)).toMatchObject({
+      status: 'skipped',
+      message: expect.stringContaining('internal'),
+    });
 
     // a second request finds the services already on a draft: nothing is drafted twice
     const again = (await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [fixed] })).body as Status;
@@ -84,7 +90,9 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
     expectProblem(await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [project], draft: true }), 400);
     expectProblem(await reader.v3('POST', '/invoiceDraftRequest.create', { projectIds: [project] }), 403);
     expectViolations(await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [] }), ['projectIds']);
-    expectViolations(await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [project, 'project:missing'] }), ['projectIds.1']);
+    expectViolations(await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [project, 'project:missing'] }), [
+      'projectIds.1',
+    ]);
     expectViolations(await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [project, project] }), ['projectIds.1']);
     expect(await t.db.query('SELECT count(*)::int AS n FROM invoice_draft_request')).toEqual(before);
   });

@@ -30,7 +30,7 @@ describe('the v3 OpenAPI document', () => {
     const res = await anonymous.v3('GET', '/docs.json');
     expect(res.status).toBe(200);
     const validator = new Validator();
-    const result = await validator.validate(res.body as object);
+    const result = await validator.validate(res.body as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
