@@ -66,7 +66,13 @@ let counter = 0;
 
 /** The whole service over HTTPS on a free port, against a fresh database on the local server. */
 export async function startTestService(
-  opts: { httpPort?: boolean; trustProxy?: boolean; rateLimitPerMinute?: number } = {},
+  opts: {
+    httpPort?: boolean;
+    trustProxy?: boolean;
+    rateLimitPerMinute?: number;
+    /** work background jobs in the service (default off) */
+    runWorker?: boolean;
+  } = {},
 ): Promise<TestService> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-test-'));
@@ -82,7 +88,7 @@ export async function startTestService(
     trustProxy: opts.trustProxy ?? false,
     seedDemo: false,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
-    runWorker: false,
+    runWorker: opts.runWorker ?? false,
     rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });

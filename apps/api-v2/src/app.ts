@@ -188,6 +188,23 @@ export function createV2Router(opts: V2Options): Router {
         sendData(res, result);
       });
     }
+    // extra row operations the resource declares (duplicate, planningBudget, …)
+    for (const action of def.actions ?? []) {
+      const path = `${base}/:id/${action.name}`;
+      const run = async (req: Request, res: Response) => {
+        const data =
+          action.method === 'GET'
+            ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+            : req.body === undefined
+              ? {}
+              : bodyObject(req);
+        const procedure = (call(res) as unknown as Record<string, (input: unknown) => Promise<unknown>>)[action.name];
+        if (!procedure) throw new NotFoundError(`${action.name} on ${def.name}`);
+        sendData(res, await procedure({ id: req.params.id, data }));
+      };
+      if (action.method === 'GET') app.get(path, run);
+      else app.post(path, run);
+    }
     if (def.remove !== false) {
       app.delete(`${base}/:id`, async (req, res) => {
         const result = await call(res).delete({ id: req.params.id });

@@ -11,6 +11,8 @@ import {
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints.js';
 import { parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
+import { apiReference } from '@scalar/express-api-reference';
+import { buildOpenApiDocument } from './openapi.js';
 
 export interface V3Options {
   context: (req: Request) => DomainContext;
@@ -55,6 +57,17 @@ function filterCondition(filters: Map<string, string[]>, paths: Record<string, s
 export function createV3Router(opts: V3Options): Router {
   const table: Record<string, Endpoint> = { ...defaultEndpoints, ...opts.endpoints };
   const app = express.Router();
+
+  // the reference is public: mounted before authentication
+  let document: Record<string, unknown> | null = null;
+  app.get('/docs.json', (_req, res) => {
+    document ??= buildOpenApiDocument(table);
+    res.json(document);
+  });
+  app.get('/docs', (req, res, next) => {
+    const render = apiReference({ url: `${req.baseUrl}/docs.json`, pageTitle: 'Business operations API v3' });
+    render(req as unknown as Parameters<typeof render>[0], res, next);
+  });
 
   app.use(async (req, res, next) => {
     try {

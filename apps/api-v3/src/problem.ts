@@ -30,7 +30,10 @@ export function problem(status: number, detail: string): Problem {
   return { type: `/errors/${status}`, title: TITLES[status] ?? 'Error', status, detail };
 }
 
-export function validationProblem(status: number, violations: Violation[]): Problem {
+export function validationProblem(status: number, all: Violation[]): Problem {
+  // one entry per offending property (contract): the first failure of a property names it
+  const seen = new Set<string>();
+  const violations = all.filter((v) => !seen.has(v.path) && seen.add(v.path));
   return {
     // each validation failure gets its own id, as the contract's /validation_errors/<uuid>
     type: `/validation_errors/${randomUUID()}`,

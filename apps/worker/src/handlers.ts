@@ -1,4 +1,5 @@
 import type { JobContext } from '@bo/domain';
+import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
 
 /**
  * A kind of background job. Each module adds its handlers to `jobHandlers`
@@ -21,4 +22,4 @@ export interface JobHandler {
   handle(job: { id: string; data: Record<string, unknown> }, ctx: JobContext): Promise<void>;
 }
 
-export const jobHandlers: JobHandler[] = [];
+export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler];

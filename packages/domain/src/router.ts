@@ -1,6 +1,12 @@
 import { adminRouter } from './admin/router.js';
 import { authRouter } from './auth/router.js';
 import { crmResources, crmRouter } from './crm/router.js';
+import { costsResources, costsRouter } from './costs/router.js';
+import { hoursResources, hoursRouter } from './hours/router.js';
+import { hrmResources, hrmRouter } from './hrm/router.js';
+import { invoicesRouter } from './invoices/router.js';
+import { projectsResources, projectsRouter } from './projects/router.js';
+import { servicesResources, servicesRouter } from './services/router.js';
 import type { AnyResource } from './shared/resources/definition.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -8,11 +14,24 @@ export const appRouter = router({
   admin: adminRouter,
   auth: authRouter,
   crm: crmRouter,
+  projects: projectsRouter,
+  services: servicesRouter,
+  hours: hoursRouter,
+  costs: costsRouter,
+  hrm: hrmRouter,
+  invoices: invoicesRouter,
 });
 
 export type AppRouter = typeof appRouter;
 
 /** Every declared resource; v2 routes are made from this list. */
-export const resources: AnyResource[] = [...crmResources];
+export const resources: AnyResource[] = [
+  ...crmResources,
+  ...projectsResources,
+  ...servicesResources,
+  ...hoursResources,
+  ...costsResources,
+  ...hrmResources,
+];
 
 export const createCaller = createCallerFactory(appRouter);

@@ -1,5 +1,16 @@
 import { seedCrmReferenceData } from './crm/reference-data.seed.js';
 import type { EnvironmentSeeder } from './shared/environment-seeders.js';
+import { seedCostTypes } from './costs/reference-data.seed.js';
+import { seedHourTypes } from './hours/reference-data.seed.js';
+import { seedProjectReferenceData } from './projects/reference-data.seed.js';
+import { seedDefaultServices } from './services/reference-data.seed.js';
 
 /** Run in order for every new environment; each module appends its own. */
-export const environmentSeeders: EnvironmentSeeder[] = [seedCrmReferenceData];
+export const environmentSeeders: EnvironmentSeeder[] = [
+  seedCrmReferenceData,
+  // projects/v3: hour and cost types first, the default services are made of them
+  seedHourTypes,
+  seedCostTypes,
+  seedProjectReferenceData,
+  seedDefaultServices,
+];

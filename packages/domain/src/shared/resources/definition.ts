@@ -49,6 +49,20 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
   };
   /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
   remove?: false | ((w: WriteContext, id: string) => Promise<void>);
+  /** extra operations on one row, mounted by v2 as `/{name}/{id}/{action}` (duplicate, planningBudget, …) */
+  actions?: ResourceAction[];
+}
+
+/**
+ * An operation on one row beyond CRUD. GET actions read (query parameters as
+ * input) and never change data; POST actions write (the JSON body as input).
+ */
+export interface ResourceAction {
+  /** path segment after the id, e.g. `duplicate`; also the procedure name */
+  name: string;
+  method: 'GET' | 'POST';
+  schema: z.ZodType<unknown>;
+  run(ctx: UserContext, id: string, input: unknown): Promise<unknown>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds definitions of any row and input types

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { moduleProcedure, router } from '../../trpc.js';
+import { moduleProcedure, router, type UserContext } from '../../trpc.js';
 import { NotFoundError } from '../errors.js';
 import { createResource } from './create-resource.js';
 import { deleteResource } from './delete-resource.js';
@@ -14,7 +14,18 @@ export function resourceRouter(def: AnyResource) {
   const unsupported = (op: string) => () => {
     throw new NotFoundError(`${op} on ${def.name}`);
   };
+  const actions = Object.fromEntries(
+    (def.actions ?? []).map((a) => {
+      const procedure = moduleProcedure(def.module, a.method === 'GET' ? 'read' : 'write').input(
+        z.object({ id: z.string().min(1), data: a.schema }),
+      );
+      const run = ({ ctx, input }: { ctx: UserContext; input: { id: string; data: unknown } }) =>
+        a.run(ctx, input.id, input.data);
+      return [a.name, a.method === 'GET' ? procedure.query(run) : procedure.mutation(run)];
+    }),
+  );
   return router({
+    ...actions,
     list: moduleProcedure(def.module, 'read')
       .input(listInputSchema)
       .query(({ ctx, input }) => listResource(ctx, def, input)),

@@ -1,0 +1,135 @@
+import { v3Schemas } from '@bo/domain';
+import { z } from 'zod';
+import type { Endpoint } from './endpoints.js';
+
+/** Problem bodies as the contract names them: Error (400, 403, 404, 500) and ConstraintViolation (422). */
+const ErrorSchema = z.object({
+  type: z.string().meta({ description: '/errors/<status>' }),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+});
+const ConstraintViolationSchema = ErrorSchema.extend({
+  type: z.string().meta({ description: '/validation_errors/<uuid> for validation, /errors/422 for a business rule' }),
+  violations: z
+    .array(z.object({ propertyPath: z.string(), message: z.string(), code: z.string() }))
+    .optional()
+    .meta({ description: 'one entry per offending property; absent when a business rule refused the request' }),
+});
+
+const PROBLEM_TYPES = ['application/problem+json', 'application/json'];
+
+function schemaComponents(requests: Set<string>): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries({
+    ...v3Schemas,
+    Error: ErrorSchema,
+    ConstraintViolation: ConstraintViolationSchema,
+  })) {
+    registry.add(schema, { id });
+  }
+  const out: Record<string, unknown> = {};
+  for (const io of ['input', 'output'] as const) {
+    const { schemas } = z.toJSONSchema(registry, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      uri: (id) => `#/components/schemas/${id}`,
+    });
+    for (const [id, schema] of Object.entries(schemas)) {
+      // request schemas are documented as clients send them, responses as the service answers
+      if ((io === 'input') !== requests.has(id)) continue;
+      const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
+      out[id] = rest;
+    }
+  }
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function problemResponse(status: number) {
+  const schema = status === 422 ? ref('ConstraintViolation') : ref('Error');
+  return { description: `problem details (${status})`, content: Object.fromEntries(PROBLEM_TYPES.map((t) => [t, { schema }])) };
+}
+
+function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: string; op: Record<string, unknown> } {
+  const doc = e.doc;
+  const isQuery = e.kind !== 'command';
+  const withId = e.kind === 'get' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
+  const parameters: unknown[] = [];
+  if (withId) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+  if (e.kind === 'list' || e.kind === 'pagedQuery') {
+    parameters.push(
+      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+      { name: 'itemsPerPage', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 30, default: 30 } },
+    );
+    const filters = e.kind === 'list' ? Object.keys(e.filters) : e.filters;
+    for (const f of filters) {
+      parameters.push({ name: f, in: 'query', description: 'exact match', schema: { type: 'string' } });
+      parameters.push({
+        name: `${f}[]`,
+        in: 'query',
+        description: 'any of several',
+        schema: { type: 'array', items: { type: 'string' } },
+      });
+    }
+  }
+  const item = doc?.response ? ref(doc.response) : { type: 'object' };
+  const body =
+    e.kind === 'list' || e.kind === 'pagedQuery'
+      ? {
+          type: 'object',
+          required: ['items', 'page', 'itemsPerPage', 'totalItems', 'totalPages'],
+          properties: {
+            items: { type: 'array', items: item },
+            page: { type: 'integer' },
+            itemsPerPage: { type: 'integer' },
+            totalItems: { type: 'integer' },
+            totalPages: { type: 'integer' },
+          },
+        }
+      : item;
+  const success = e.kind === 'command' ? String(e.status) : '200';
+  const errors = doc?.errors ?? (withId ? [403, 404] : [400, 403]);
+  const op: Record<string, unknown> = {
+    operationId: name,
+    summary: doc?.summary ?? name,
+    parameters,
+    responses: {
+      [success]: { description: 'success', content: { 'application/json': { schema: body } } },
+      ...Object.fromEntries(errors.map((s) => [String(s), problemResponse(s)])),
+    },
+  };
+  if (!isQuery) {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: doc?.request ? ref(doc.request) : { type: 'object' } } },
+    };
+  }
+  return { method: isQuery ? 'get' : 'post', path: `/${name}${withId ? '/{id}' : ''}`, op };
+}
+
+/** The OpenAPI 3.1 document of v3, built from the endpoint table and the domain's zod schemas. */
+export function buildOpenApiDocument(table: Record<string, Endpoint>): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [name, e] of Object.entries(table)) {
+    const { method, path, op } = operation(name, e);
+    paths[path] = { ...paths[path], [method]: op };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Business operations API v3',
+      version: '3.0.0',
+      description: 'Commands (POST) and queries (GET) over the same data as v2. Errors are RFC 9457 problem details.',
+    },
+    servers: [{ url: '/api/v3' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      schemas: schemaComponents(new Set(Object.values(table).flatMap((e) => (e.doc?.request ? [e.doc.request] : [])))),
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: '<API_KEY>:<API_SECRET>' } },
+    },
+  };
+}

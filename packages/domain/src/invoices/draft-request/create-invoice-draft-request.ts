@@ -1,0 +1,64 @@
+import { SCOPED_ENVIRONMENT } from '@bo/db';
+import type { z } from 'zod';
+import { UnavailableError, ValidationError } from '../../shared/errors.js';
+import { recordEvent } from '../../shared/events.js';
+import { newEntityId } from '../../shared/ids.js';
+import { assertReferencesExist } from '../../shared/references.js';
+import type { UserContext } from '../../trpc.js';
+import {
+  type CreateInvoiceDraftRequest,
+  INVOICE_DRAFT_REQUEST_JOB,
+  type InvoiceDraftRequestStatusOutput,
+} from './invoice-draft-request.schema.js';
+import { invoiceDraftRequestStatus, loadInvoiceDraftRequest } from './invoice-draft-request.view.js';
+
+/**
+ * invoiceDraftRequest.create (201): records the request with one pending entry
+ * per project and enqueues its job in the same transaction; the worker drafts.
+ */
+export async function createInvoiceDraftRequest(
+  ctx: UserContext,
+  input: z.output<typeof CreateInvoiceDraftRequest>,
+): Promise<InvoiceDraftRequestStatusOutput> {
+  const jobs = ctx.services?.jobs;
+  if (!jobs) throw new UnavailableError('background jobs are not available in this process');
+  const duplicates = input.projectIds
+    .map((id, i) => ({ id, i }))
+    .filter(({ id, i }) => input.projectIds.indexOf(id) !== i)
+    .map(({ i }) => ({ path: `projectIds.${i}`, message: 'This project is chosen twice.', code: 'duplicate' }));
+  if (duplicates.length) throw new ValidationError(duplicates);
+  return ctx.db.$transaction(async (tx) => {
+    await assertReferencesExist(
+      tx,
+      ctx.principal.environmentId,
+      input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, table: 'project', id })),
+    );
+    const id = newEntityId('invoicedraftrequest');
+    await tx.invoiceDraftRequest.create({
+      data: {
+        id,
+        environmentId: SCOPED_ENVIRONMENT,
+        invoiceDate: input.invoiceDate ?? null,
+        requestedBy: ctx.principal.userId,
+        projects: {
+          create: input.projectIds.map((projectId, position) => ({
+            id: newEntityId('invoicedraftrequestproject'),
+            environmentId: SCOPED_ENVIRONMENT,
+            projectId,
+            position,
+          })),
+        },
+      },
+    });
+    await jobs.send(
+      INVOICE_DRAFT_REQUEST_JOB,
+      { environmentId: ctx.principal.environmentId, requestId: id },
+      { tx, singletonKey: id },
+    );
+    const row = await loadInvoiceDraftRequest(tx, id);
+    if (!row) throw new Error(`invoice draft request ${id} vanished inside its own transaction`);
+    const status = invoiceDraftRequestStatus(row);
+    await recordEvent(tx, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data: status });
+    return status;
+  });
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { dateInput } from '../../shared/numbers.js';
+
+/**
+ * v2 write shape of projects/project (reference: PostProject). Custom fields are
+ * not stored in this branch (the generic custom-field store is wired later), and
+ * `phase` (acquisition or execution) is our addition: how a project starts in acquisition.
+ */
+const id = z.string().min(1).nullable().optional();
+const text = z.string().max(10_000).nullable().optional();
+const fields = {
+  project_manager_id: id,
+  project_status_id: id,
+  my_organization_profile_id: id,
+  person_id: id,
+  organization_id: id,
+  contact_id: id,
+  billable: z.boolean().optional(),
+  can_register_mileage: z.boolean().optional(),
+  project_number: z.string().max(255).nullable().optional(),
+  note: text,
+  start_date: dateInput.nullable().optional(),
+  end_date: dateInput.nullable().optional(),
+  invoice_reference: z.string().max(255).nullable().optional(),
+  phase: z.enum(['acquisition', 'execution']).optional(),
+};
+
+export const createProjectSchema = z.object({ name: z.string().trim().min(1).max(255), ...fields });
+export const updateProjectSchema = z.object({ name: z.string().trim().min(1).max(255).optional(), ...fields });
+export type CreateProjectInput = z.infer<typeof createProjectSchema>;
+export type UpdateProjectInput = z.infer<typeof updateProjectSchema>;

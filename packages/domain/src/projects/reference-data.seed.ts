@@ -1,0 +1,27 @@
+import { SCOPED_ENVIRONMENT } from '@bo/db';
+import type { EnvironmentSeeder } from '../shared/environment-seeders.js';
+import { newEntityId } from '../shared/ids.js';
+
+/** Project statuses (the last one closes a project) and saved project filters of a new environment. */
+export const seedProjectReferenceData: EnvironmentSeeder = async (db) => {
+  const statuses = [
+    { label: 'Active', color: '#2e7d32', isClosed: false },
+    { label: 'On hold', color: '#f9a825', isClosed: false },
+    { label: 'Closed', color: '#757575', isClosed: true },
+  ];
+  await db.projectStatus.createMany({
+    data: statuses.map((s, position) => ({
+      ...s,
+      position,
+      id: newEntityId('projectstatus'),
+      environmentId: SCOPED_ENVIRONMENT,
+    })),
+  });
+  const filters = [
+    { name: 'Billable projects', key: 'billable', values: ['true'] },
+    { name: 'In acquisition', key: 'phase', values: ['acquisition'] },
+  ];
+  await db.projectFilter.createMany({
+    data: filters.map((f) => ({ ...f, id: newEntityId('projectfilter'), environmentId: SCOPED_ENVIRONMENT })),
+  });
+};
