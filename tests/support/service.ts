@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningService, startService } from '@bo/server';
 import { ALL_RIGHTS, createCaller, type Rights, systemClock } from '@bo/domain';
+import { DEFAULT_UPLOAD_CONFIG, type UploadConfig } from '@bo/domain/uploads/upload-config';
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { type HttpResponse, type RequestOptions, send } from './http.js';
 
@@ -59,15 +61,29 @@ export interface TestService {
   /** another user and token in an existing environment */
   user(environment: string, email: string, rights: Rights): Promise<ApiClient>;
   system: ReturnType<typeof createCaller>;
+  /** stops the service only, leaving its database and files (to start it again on them) */
+  stopService(): Promise<void>;
   stop(): Promise<void>;
 }
 
 let counter = 0;
 
 /** The whole service over HTTPS on a free port, against a fresh database on the local server. */
-export async function startTestService(opts: { httpPort?: boolean; trustProxy?: boolean } = {}): Promise<TestService> {
-  const db = await createTestDatabase();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-test-'));
+export async function startTestService(
+  opts: {
+    httpPort?: boolean;
+    trustProxy?: boolean;
+    /** work jobs and webhook deliveries in the service's process (default: no) */
+    runWorker?: boolean;
+    webhooks?: Partial<WebhookConfig>;
+    uploads?: Partial<UploadConfig>;
+    /** reuse an existing database and data folder (a restart) */
+    db?: TestDatabase;
+    dataDir?: string;
+  } = {},
+): Promise<TestService> {
+  const db = opts.db ?? (await createTestDatabase());
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'bo-test-'));
   const service = await startService({
     port: 0,
     host: '127.0.0.1',
@@ -80,7 +96,10 @@ export async function startTestService(opts: { httpPort?: boolean; trustProxy?: 
     trustProxy: opts.trustProxy ?? false,
     seedDemo: false,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
-    runWorker: false,
+    runWorker: opts.runWorker ?? false,
+    // tests deliver to receivers on 127.0.0.1
+    webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateTargets: true, ...opts.webhooks },
+    uploads: { ...DEFAULT_UPLOAD_CONFIG, ...opts.uploads },
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   const user = async (environment: string, email: string, rights: Rights) => {
@@ -98,6 +117,9 @@ export async function startTestService(opts: { httpPort?: boolean; trustProxy?: 
       await system.admin.environment.create({ name });
       counter += 1;
       return user(name, `user${counter}@${name}.test`, rights);
+    },
+    async stopService() {
+      await service.stop();
     },
     async stop() {
       await service.stop();

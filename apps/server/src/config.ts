@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { type UploadConfig, uploadConfigFromEnv } from '@bo/domain/uploads/upload-config';
+import { type WebhookConfig, webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
 
 /** Every setting the service reads, with its default; the README's table lists these. */
 export interface ServiceConfig {
@@ -15,6 +17,10 @@ export interface ServiceConfig {
   seedDemo: boolean;
   logLevel: string;
   runWorker: boolean;
+  /** webhook delivery settings (WEBHOOK_*); defaults when absent */
+  webhooks?: WebhookConfig;
+  /** upload limits (UPLOAD_*); defaults when absent */
+  uploads?: UploadConfig;
 }
 
 function bool(v: string | undefined, fallback: boolean): boolean {
@@ -43,5 +49,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     seedDemo: bool(env.SEED_DEMO, true),
     logLevel: env.LOG_LEVEL ?? 'info',
     runWorker: bool(env.RUN_WORKER, true),
+    webhooks: webhookConfigFromEnv(env),
+    uploads: uploadConfigFromEnv(env),
   };
 }
