@@ -15,7 +15,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
   start(ctx) {
     const config = ctx.webhooks ?? DEFAULT_WEBHOOK_CONFIG;
     // a lease outlives the request's time-out, so only a dead worker loses one
-    const leaseMs = config.timeoutMs + 5_000;
+    const leaseMs = config.timeoutMs * 2 + 1_000;
     const inFlight = new Set<Promise<unknown>>();
     let stopping = false;
     let wake: (() => void) | null = null;
