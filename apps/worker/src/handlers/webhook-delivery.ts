@@ -1,4 +1,9 @@
-import { claimDeliveries, sendDelivery } from '@bo/domain/webhooks/deliver-webhook';
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  claimNextOfSubscription,
+  sendDelivery,
+} from '@bo/domain/webhooks/deliver-webhook';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
 import type { WorkerLoop } from '../handlers.js';
@@ -30,6 +35,16 @@ export const webhookDeliveryLoop: WorkerLoop = {
         wake = done;
       });
 
+    // one subscription's deliveries, one after another, until one fails or none is due
+    const drain = async (first: ClaimedDelivery) => {
+      let d: ClaimedDelivery | null = first;
+      while (d) {
+        const result = await sendDelivery(ctx.prisma, config, d);
+        if (result.error !== null || stopping) return;
+        d = await claimNextOfSubscription(ctx.prisma, d.subscriptionId, leaseMs);
+      }
+    };
+
     const run = async () => {
       while (!stopping) {
         let busy = false;
@@ -39,7 +54,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
           for (const d of claimed) {
             busy = true;
-            const p: Promise<unknown> = sendDelivery(ctx.prisma, config, d)
+            const p: Promise<unknown> = drain(d)
               .catch((err: unknown) => ctx.log.error({ err, delivery: d.id }, 'recording a webhook attempt failed'))
               .finally(() => {
                 inFlight.delete(p);

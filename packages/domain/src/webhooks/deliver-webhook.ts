@@ -9,6 +9,7 @@ import { retryDelayMs, type WebhookConfig } from './webhook-config.js';
 
 export interface ClaimedDelivery {
   id: string;
+  subscriptionId: string;
   environmentId: string;
   environment: string;
   attempt: number;
@@ -29,23 +30,65 @@ export interface ClaimedDelivery {
  * worker sends the delivery again (at least once). The UPDATE re-checks the
  * lease on the locked row, so two workers never both win one claim.
  */
+const CLAIMED_SELECT = `
+     SELECT c.id, c.subscription_id, c.environment_id, env.name AS environment, c.attempts, c.retry_from, s.url, s.secret,
+            e.id AS event_id, e.type AS event_type, e.occurred_at, e.data
+     FROM claimed c
+     JOIN webhook_subscription s ON s.id = c.subscription_id
+     JOIN event e ON e.id = c.event_id
+     JOIN environment env ON env.id = c.environment_id`;
+
+const LEASE = `
+       UPDATE webhook_delivery d
+       SET lease_until = now() + ($2::int * interval '1 millisecond'), attempts = d.attempts + 1, updated_at = now()
+       FROM due
+       WHERE d.id = due.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+         AND (d.lease_until IS NULL OR d.lease_until < now())
+       RETURNING d.*`;
+
+interface ClaimedRow {
+  id: string;
+  subscription_id: string;
+  environment_id: string;
+  environment: string;
+  attempts: number;
+  retry_from: Date;
+  url: string;
+  secret: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: Date;
+  data: unknown;
+}
+
+function toClaimed(r: ClaimedRow): ClaimedDelivery {
+  return {
+    id: r.id,
+    subscriptionId: r.subscription_id,
+    environmentId: r.environment_id,
+    environment: r.environment,
+    attempt: r.attempts,
+    retryFrom: r.retry_from,
+    url: r.url,
+    secret: r.secret,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    occurredAt: r.occurred_at,
+    data: r.data,
+  };
+}
+
+/**
+ * Claims up to `limit` due deliveries, at most one per subscription: the head
+ * (lowest event seq) of each subscription's pending deliveries, so a
+ * subscription's events go out one after another in order. The claim is a
+ * lease: a worker that dies mid-delivery loses it when it expires and another
+ * worker sends the delivery again (at least once). The UPDATE re-checks the
+ * lease on the locked row, so two workers never both win one claim.
+ */
 export async function claimDeliveries(prisma: PrismaClient, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const rows = await prisma.$queryRawUnsafe<
-    {
-      id: string;
-      environment_id: string;
-      environment: string;
-      attempts: number;
-      retry_from: Date;
-      url: string;
-      secret: string;
-      event_id: string;
-      event_type: string;
-      occurred_at: Date;
-      data: unknown;
-    }[]
-  >(
+  const rows = await prisma.$queryRawUnsafe<ClaimedRow[]>(
     `WITH heads AS (
        SELECT DISTINCT ON (d.subscription_id) d.id, d.next_attempt_at, d.lease_until
        FROM webhook_delivery d
@@ -57,35 +100,37 @@ export async function claimDeliveries(prisma: PrismaClient, limit: number, lease
        WHERE next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
        ORDER BY next_attempt_at
        LIMIT $1
-     ), claimed AS (
-       UPDATE webhook_delivery d
-       SET lease_until = now() + ($2::int * interval '1 millisecond'), attempts = d.attempts + 1, updated_at = now()
-       FROM due
-       WHERE d.id = due.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
-       RETURNING d.*
-     )
-     SELECT c.id, c.environment_id, env.name AS environment, c.attempts, c.retry_from, s.url, s.secret,
-            e.id AS event_id, e.type AS event_type, e.occurred_at, e.data
-     FROM claimed c
-     JOIN webhook_subscription s ON s.id = c.subscription_id
-     JOIN event e ON e.id = c.event_id
-     JOIN environment env ON env.id = c.environment_id`,
+     ), claimed AS (${LEASE})
+     ${CLAIMED_SELECT}`,
     limit,
     Math.round(leaseMs),
   );
-  return rows.map((r) => ({
-    id: r.id,
-    environmentId: r.environment_id,
-    environment: r.environment,
-    attempt: r.attempts,
-    retryFrom: r.retry_from,
-    url: r.url,
-    secret: r.secret,
-    eventId: r.event_id,
-    eventType: r.event_type,
-    occurredAt: r.occurred_at,
-    data: r.data,
-  }));
+  return rows.map(toClaimed);
+}
+
+/**
+ * After a success, the same worker takes the subscription's next pending
+ * delivery at once (when it is due and free): a backlog drains without a
+ * round of polling per event, and still strictly in order.
+ */
+export async function claimNextOfSubscription(
+  prisma: PrismaClient,
+  subscriptionId: string,
+  leaseMs: number,
+): Promise<ClaimedDelivery | null> {
+  const rows = await prisma.$queryRawUnsafe<ClaimedRow[]>(
+    `WITH due AS (
+       SELECT d.id FROM webhook_delivery d
+       JOIN webhook_subscription s ON s.id = d.subscription_id AND s.is_active
+       WHERE d.subscription_id = $1 AND d.status = 'pending'
+       ORDER BY d.event_seq
+       LIMIT 1
+     ), claimed AS (${LEASE})
+     ${CLAIMED_SELECT}`,
+    subscriptionId,
+    Math.round(leaseMs),
+  );
+  return rows[0] ? toClaimed(rows[0]) : null;
 }
 
 /** The exact bytes sent (and signed): the same for every attempt of one event. */
@@ -185,30 +230,26 @@ async function recordAttempt(prisma: PrismaClient, config: WebhookConfig, d: Cla
   const now = Date.now();
   const delay = retryDelayMs(config, d.attempt);
   const giveUp = !ok && now + delay - d.retryFrom.getTime() > config.retryWindowMs;
-  await prisma.$transaction([
-    prisma.$executeRawUnsafe(
-      `INSERT INTO webhook_attempt (id, environment_id, delivery_id, attempt, status_code, error, latency_ms, started_at, created_at, updated_at)
-       VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6, $7, $8, now(), now())`,
-      uuidv7(),
-      d.environmentId,
-      d.id,
-      d.attempt,
-      r.statusCode,
-      r.error,
-      r.latencyMs,
-      startedAt,
-    ),
-    prisma.$executeRawUnsafe(
-      `UPDATE webhook_delivery
-       SET status = $2, lease_until = NULL, last_status_code = $3, last_error = $4,
-           delivered_at = CASE WHEN $2 = 'succeeded' THEN now() ELSE delivered_at END,
-           next_attempt_at = now() + ($5::int * interval '1 millisecond'), updated_at = now()
-       WHERE id = $1::uuid AND status = 'pending'`,
-      d.id,
-      ok ? 'succeeded' : giveUp ? 'failed' : 'pending',
-      r.statusCode,
-      r.error,
-      ok || giveUp ? 0 : delay,
-    ),
-  ]);
+  // one statement (so one round trip, and atomic): the attempt's log line and the delivery's new state
+  await prisma.$executeRawUnsafe(
+    `WITH logged AS (
+       INSERT INTO webhook_attempt (id, environment_id, delivery_id, attempt, status_code, error, latency_ms, started_at, created_at, updated_at)
+       VALUES ($6::uuid, $7, $1::uuid, $8, $3, $4, $9, $10, now(), now())
+     )
+     UPDATE webhook_delivery
+     SET status = $2, lease_until = NULL, last_status_code = $3, last_error = $4,
+         delivered_at = CASE WHEN $2 = 'succeeded' THEN now() ELSE delivered_at END,
+         next_attempt_at = now() + ($5::int * interval '1 millisecond'), updated_at = now()
+     WHERE id = $1::uuid AND status = 'pending'`,
+    d.id,
+    ok ? 'succeeded' : giveUp ? 'failed' : 'pending',
+    r.statusCode,
+    r.error,
+    ok || giveUp ? 0 : delay,
+    uuidv7(),
+    d.environmentId,
+    d.attempt,
+    r.latencyMs,
+    startedAt,
+  );
 }
