@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningService, startService } from '@bo/server';
 import { ALL_RIGHTS, createCaller, type Rights, systemClock } from '@bo/domain';
+import { DEFAULT_UPLOAD_CONFIG, type UploadConfig } from '@bo/domain/uploads/upload-config';
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { type HttpResponse, type RequestOptions, send } from './http.js';
 
@@ -59,6 +61,8 @@ export interface TestService {
   /** another user and token in an existing environment */
   user(environment: string, email: string, rights: Rights): Promise<ApiClient>;
   system: ReturnType<typeof createCaller>;
+  /** stops the service only, leaving its database and files (to start it again on them) */
+  stopService(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,12 +74,17 @@ export async function startTestService(
     httpPort?: boolean;
     trustProxy?: boolean;
     rateLimitPerMinute?: number;
-    /** work background jobs in the service (default off) */
+    /** work jobs and webhook deliveries in the service's process (default: no) */
     runWorker?: boolean;
+    webhooks?: Partial<WebhookConfig>;
+    uploads?: Partial<UploadConfig>;
+    /** reuse an existing database and data folder (a restart) */
+    db?: TestDatabase;
+    dataDir?: string;
   } = {},
 ): Promise<TestService> {
-  const db = await createTestDatabase();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-test-'));
+  const db = opts.db ?? (await createTestDatabase());
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'bo-test-'));
   const service = await startService({
     port: 0,
     host: '127.0.0.1',
@@ -90,6 +99,9 @@ export async function startTestService(
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     runWorker: opts.runWorker ?? false,
     rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
+    // tests deliver to receivers on 127.0.0.1
+    webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateTargets: true, ...opts.webhooks },
+    uploads: { ...DEFAULT_UPLOAD_CONFIG, ...opts.uploads },
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   const user = async (environment: string, email: string, rights: Rights) => {
@@ -107,6 +119,9 @@ export async function startTestService(
       await system.admin.environment.create({ name });
       counter += 1;
       return user(name, `user${counter}@${name}.test`, rights);
+    },
+    async stopService() {
+      await service.stop();
     },
     async stop() {
       await service.stop();

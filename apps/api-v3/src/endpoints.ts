@@ -194,4 +194,18 @@ export const endpoints: Record<string, Endpoint> = {
       errors: [403, 404],
     },
   },
+
+  // webhooks and their delivery log (issue 5)
+  'webhook.create': { kind: 'command', procedure: 'webhooks.webhook.create', status: 201 },
+  'webhook.list': { kind: 'pagedQuery', procedure: 'webhooks.webhook.list', filters: [] },
+  'webhook.get': { kind: 'query', procedure: 'webhooks.webhook.get', withId: true },
+  'webhook.edit': { kind: 'command', procedure: 'webhooks.webhook.edit', status: 200 },
+  'webhook.delete': { kind: 'command', procedure: 'webhooks.webhook.delete', status: 200 },
+  'webhook.delivery.list': {
+    kind: 'pagedQuery',
+    procedure: 'webhooks.webhook.delivery.list',
+    filters: ['webhookId', 'status', 'eventId'],
+  },
+  'webhook.delivery.get': { kind: 'query', procedure: 'webhooks.webhook.delivery.get', withId: true },
+  'webhook.delivery.resend': { kind: 'command', procedure: 'webhooks.webhook.delivery.resend', status: 200 },
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { PrismaClient } from '@bo/db';
-import { createV2Router, type V2Options } from '@bo/api-v2';
+import { createBrowserDownloadRouter, createV2Router, type V2Options } from '@bo/api-v2';
 import { createV3Router, type V3Options } from '@bo/api-v3';
 import {
   appRouter,
@@ -64,6 +64,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   const rateLimit = opts.rateLimit ? (key: string) => (opts.rateLimit as RateLimit).consume(key) : undefined;
   app.use('/api/v2', createV2Router({ context, trustProxy: opts.trustProxy, log: opts.log, rateLimit, ...opts.v2 }));
   app.use('/api/v3', createV3Router({ context, log: opts.log, rateLimit, ...opts.v3 }));
+  // download_url of uploads and documents: for browser sessions, never API tokens
+  app.use('/web/download', createBrowserDownloadRouter());
 
   // internal tools: the same procedures over HTTP, with the same bearer tokens as v3
   app.use(

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { type UploadConfig, uploadConfigFromEnv } from '@bo/domain/uploads/upload-config';
+import { type WebhookConfig, webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
 
 /** Every setting the service reads, with its default; the README's table lists these. */
 export interface ServiceConfig {
@@ -17,6 +19,10 @@ export interface ServiceConfig {
   runWorker: boolean;
   /** requests per token per minute, shared by all processes; 0 turns the limit off */
   rateLimitPerMinute: number;
+  /** webhook delivery settings (WEBHOOK_*); defaults when absent */
+  webhooks?: WebhookConfig;
+  /** upload limits (UPLOAD_*); defaults when absent */
+  uploads?: UploadConfig;
 }
 
 function bool(v: string | undefined, fallback: boolean): boolean {
@@ -53,5 +59,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     logLevel: env.LOG_LEVEL ?? 'info',
     runWorker: bool(env.RUN_WORKER, true),
     rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
+    webhooks: webhookConfigFromEnv(env),
+    uploads: uploadConfigFromEnv(env),
   };
 }

@@ -2,8 +2,12 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { type Database, openDatabase } from '@bo/db';
+import { type Database, FilesystemStorage, openDatabase } from '@bo/db';
+import { mountFileRoutes } from '@bo/api-v2';
+import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
+import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
 import type { Clock } from '@bo/domain';
 import { createHttpApp } from './app.js';
 import type { ServiceConfig } from './config.js';
@@ -44,6 +48,9 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     log: (msg) => log.info(msg),
   });
   const demo = config.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
+  const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
+  const webhooks = config.webhooks ?? DEFAULT_WEBHOOK_CONFIG;
+  const uploads = config.uploads ?? DEFAULT_UPLOAD_CONFIG;
   // the API always enqueues through pg-boss; it also works the jobs unless RUN_WORKER=false
   const worker = await startWorker({
     connectionString: database.connectionString,
@@ -52,6 +59,8 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     clock: extra.clock,
     work: config.runWorker,
     poolSize: database.mode === 'server' ? 4 : 1,
+    storage,
+    webhooks,
   });
   const rateLimit =
     config.rateLimitPerMinute > 0
@@ -66,7 +75,8 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     log,
     trustProxy: config.trustProxy,
     clock: extra.clock,
-    services: { jobs: worker.jobs },
+    services: { jobs: worker.jobs, storage, uploads, webhooks },
+    v2: { extend: mountFileRoutes },
   });
   const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
   const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);

@@ -1,5 +1,7 @@
 import type { JobContext } from '@bo/domain';
 import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
+import { expireUploadsHandler } from './handlers/expire-uploads.js';
+import { webhookDeliveryLoop } from './handlers/webhook-delivery.js';
 
 /**
  * A kind of background job. Each module adds its handlers to `jobHandlers`
@@ -22,4 +24,16 @@ export interface JobHandler {
   handle(job: { id: string; data: Record<string, unknown> }, ctx: JobContext): Promise<void>;
 }
 
-export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler];
+export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUploadsHandler];
+
+/**
+ * A long-running consumer that polls its own tables instead of pg-boss queues
+ * (webhook delivery needs per-subscription order and sub-second latency).
+ * Started with the worker when it works jobs; stop() ends it gracefully.
+ */
+export interface WorkerLoop {
+  name: string;
+  start(ctx: JobContext): { stop(): Promise<void> };
+}
+
+export const workerLoops: WorkerLoop[] = [webhookDeliveryLoop];

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
-import { openDatabase } from '@bo/db';
+import { FilesystemStorage, openDatabase } from '@bo/db';
+import { webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
 import { startWorker } from './worker.js';
 
 /**
@@ -8,9 +9,10 @@ import { startWorker } from './worker.js';
  * running service in DATA_DIR. SIGTERM finishes the jobs in flight, then exits.
  */
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
 const database = await openDatabase({
   databaseUrl: process.env.DATABASE_URL || undefined,
-  dataDir: path.resolve(process.env.DATA_DIR ?? '.data'),
+  dataDir,
   log: (msg) => log.info(msg),
 });
 const worker = await startWorker({
@@ -18,6 +20,9 @@ const worker = await startWorker({
   prisma: database.prisma,
   log,
   poolSize: database.mode === 'server' ? 4 : 1,
+  // the same files as the service: on several machines DATA_DIR must be shared storage
+  storage: new FilesystemStorage(path.join(dataDir, 'files')),
+  webhooks: webhookConfigFromEnv(),
 });
 log.info('worker started');
 

@@ -1,8 +1,10 @@
 import type { PrismaClient } from '@bo/db';
 import { type Clock, type JobContext, type JobQueue, systemClock } from '@bo/domain';
+import type { FileStorage } from '@bo/domain/shared/storage';
+import type { WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import type { Logger } from 'pino';
 import type PgBoss from 'pg-boss';
-import { type JobHandler, jobHandlers } from './handlers.js';
+import { type JobHandler, jobHandlers, type WorkerLoop, workerLoops } from './handlers.js';
 import { createBoss, PgBossJobQueue } from './queue.js';
 
 export interface WorkerOptions {
@@ -15,6 +17,9 @@ export interface WorkerOptions {
   handlers?: JobHandler[];
   /** connections of pg-boss's own pool (1 on the embedded database) */
   poolSize?: number;
+  loops?: WorkerLoop[];
+  storage?: FileStorage;
+  webhooks?: WebhookConfig;
 }
 
 export interface RunningWorker {
@@ -35,7 +40,13 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const boss = createBoss(opts.connectionString, { max: opts.poolSize, schedule: work });
   boss.on('error', (err: Error) => opts.log.error({ err }, 'job queue error'));
   await boss.start();
-  const ctx: JobContext = { prisma: opts.prisma, clock: opts.clock ?? systemClock, log: opts.log };
+  const ctx: JobContext = {
+    prisma: opts.prisma,
+    clock: opts.clock ?? systemClock,
+    log: opts.log,
+    storage: opts.storage,
+    webhooks: opts.webhooks,
+  };
   for (const h of handlers) {
     await boss.createQueue(h.name, {
       name: h.name,
@@ -61,10 +72,15 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       },
     );
   }
+  // a caller that picks its own handlers gets only the loops it names
+  const loops = opts.loops ?? (opts.handlers ? [] : workerLoops);
+  const running = work ? loops.map((l) => l.start(ctx)) : [];
   return {
     boss,
     jobs: new PgBossJobQueue(boss),
     async stop(timeoutMs = 30_000) {
+      // loops first: they finish what is in flight and start nothing new
+      await Promise.all(running.map((r) => r.stop()));
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
     },
   };

@@ -10,3 +10,4 @@ export { openDatabase, embeddedInfoPath } from './connect.js';
 export type { Database, DatabaseOptions } from './connect.js';
 export { applyMigrations, MigrationHistoryError } from './migrations.js';
 export { startEmbeddedDatabase } from './embedded.js';
+export { FilesystemStorage } from './file-storage.js';

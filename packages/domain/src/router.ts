@@ -7,8 +7,12 @@ import { hrmResources, hrmRouter } from './hrm/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { projectsResources, projectsRouter } from './projects/router.js';
 import { servicesResources, servicesRouter } from './services/router.js';
+import { documentsResources, documentsRouter, invoiceDocumentResources, invoiceDocumentRouter } from './documents/router.js';
+import { timelineResources, timelineRouter } from './timeline/router.js';
+import { uploadsRouter } from './uploads/router.js';
+import { webhooksRouter } from './webhooks/router.js';
 import type { AnyResource } from './shared/resources/definition.js';
-import { createCallerFactory, router } from './trpc.js';
+import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
 export const appRouter = router({
   admin: adminRouter,
@@ -19,7 +23,11 @@ export const appRouter = router({
   hours: hoursRouter,
   costs: costsRouter,
   hrm: hrmRouter,
-  invoices: invoicesRouter,
+  invoices: mergeRouters(invoicesRouter, router({ document: invoiceDocumentRouter })),
+  documents: documentsRouter,
+  timeline: timelineRouter,
+  upload: uploadsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;
@@ -32,6 +40,9 @@ export const resources: AnyResource[] = [
   ...hoursResources,
   ...costsResources,
   ...hrmResources,
+  ...documentsResources,
+  ...invoiceDocumentResources,
+  ...timelineResources,
 ];
 
 export const createCaller = createCallerFactory(appRouter);

@@ -1,9 +1,12 @@
 import { seedCrmReferenceData } from './crm/reference-data.seed.js';
+import { seedDocumentTypes } from './documents/reference-data.seed.js';
 import type { EnvironmentSeeder } from './shared/environment-seeders.js';
 import { seedCostTypes } from './costs/reference-data.seed.js';
 import { seedHourTypes } from './hours/reference-data.seed.js';
 import { seedProjectReferenceData } from './projects/reference-data.seed.js';
 import { seedDefaultServices } from './services/reference-data.seed.js';
+
+import { seedMessageTypes } from './timeline/reference-data.seed.js';
 
 /** Run in order for every new environment; each module appends its own. */
 export const environmentSeeders: EnvironmentSeeder[] = [
@@ -13,4 +16,6 @@ export const environmentSeeders: EnvironmentSeeder[] = [
   seedCostTypes,
   seedProjectReferenceData,
   seedDefaultServices,
+  seedDocumentTypes,
+  seedMessageTypes,
 ];

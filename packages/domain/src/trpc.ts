@@ -38,6 +38,7 @@ const domainErrorCodes = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 export const publicProcedure = t.procedure.use(domainErrorCodes);
 
 /** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */

@@ -2,6 +2,9 @@ import type { PrismaClient, ScopedClient } from '@bo/db';
 import { scopeToEnvironment } from '@bo/db';
 import type { Clock } from './clock.js';
 import type { JobQueue } from './jobs.js';
+import type { FileStorage } from './storage.js';
+import type { UploadConfig } from '../uploads/upload-config.js';
+import type { WebhookConfig } from '../webhooks/webhook-config.js';
 import type { Rights } from './rights.js';
 
 export interface UserPrincipal {
@@ -33,6 +36,11 @@ export interface DomainContext {
 /** Outside services the HTTP layer or the worker provides; each is optional so tests can leave one out. */
 export interface DomainServices {
   jobs?: JobQueue;
+  /** where upload and document bytes live */
+  storage?: FileStorage;
+  uploads?: UploadConfig;
+  /** webhook target policy (private targets) and delivery settings */
+  webhooks?: WebhookConfig;
 }
 
 const scopedCache = new WeakMap<PrismaClient, Map<string, ScopedClient>>();

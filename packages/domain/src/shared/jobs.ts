@@ -1,6 +1,8 @@
 import type { PrismaClient } from '@bo/db';
 import type { Clock } from './clock.js';
 import type { Db } from './resources/definition.js';
+import type { FileStorage } from './storage.js';
+import type { WebhookConfig } from '../webhooks/webhook-config.js';
 
 /**
  * The domain's port to background work. A job is enqueued inside the
@@ -23,5 +25,8 @@ export interface JobSendOptions {
 export interface JobContext {
   prisma: PrismaClient;
   clock: Clock;
+  /** upload and document bytes (the upload clean-up removes them) */
+  storage?: FileStorage;
+  webhooks?: WebhookConfig;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }

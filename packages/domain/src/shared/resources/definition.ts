@@ -1,4 +1,4 @@
-import type { ScopedTransaction, SortKey, SqlModel } from '@bo/db';
+import type { Condition, ScopedTransaction, SortKey, SqlModel } from '@bo/db';
 import type { z } from 'zod';
 import type { UserContext } from '../../trpc.js';
 import type { ModuleName } from '../rights.js';
@@ -26,6 +26,8 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
   entityType: string;
   module: ModuleName;
   sql: SqlModel;
+  /** rows outside this condition are not part of the resource (e.g. invoices/document: documents of an invoice) */
+  scope?: Condition;
   /** order when a list asks for none */
   defaultSort: SortKey[];
   /** fields v2 returns whatever `select` says (id always) */

@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { call, createBenchDatabase, createToken } from './support/setup.js';
+
+/**
+ * (a) A 200 MB upload in 500 kB (encoded) chunks through v2, against a raw
+ * write of the same bytes to the same disk; and the server's peak RSS (VmHWM
+ * of its own process) beside its idle RSS.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FILE_SIZE = 200 * 1024 * 1024;
+const CHUNK = 384_000; // 512,000 characters of base64: the chunk limit
+
+async function memory(pid: number): Promise<{ rss: number; hwm: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+async function startServer(url: string, dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      RUN_WORKER: 'false',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Business operations service on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return { child, port };
+}
+
+export default async function uploadsBench(): Promise<void> {
+  const db = await createBenchDatabase();
+  const { child, port } = await startServer(db.url, db.dataDir);
+  try {
+    const token = await createToken(db.url, 'bench');
+    const headers = { 'authentication-key': token.key, 'authentication-secret': token.secret };
+    const host = 'bench.localhost';
+    // the same pseudo-random bytes for both runs, made chunk by chunk
+    const seed = randomBytes(CHUNK);
+    const chunkAt = (i: number) => {
+      const b = Buffer.from(seed);
+      b.writeUInt32BE(i, 0);
+      return b;
+    };
+    const chunks = Math.ceil(FILE_SIZE / CHUNK);
+    const sizeOf = (i: number) => Math.min(CHUNK, FILE_SIZE - i * CHUNK);
+
+    // baseline: a raw write of the same bytes to the same disk
+    const rawFile = path.join(db.dataDir, 'raw.bin');
+    const rawStart = performance.now();
+    const fh = await open(rawFile, 'w');
+    for (let i = 0; i < chunks; i += 1) await fh.write(chunkAt(i).subarray(0, sizeOf(i)), 0, sizeOf(i), i * CHUNK);
+    await fh.close();
+    const rawSeconds = (performance.now() - rawStart) / 1000;
+    await rm(rawFile);
+
+    // warm up, then read the idle RSS
+    await call(port, host, headers, 'GET', '/api/v2/documents/documenttype');
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = await memory(child.pid as number);
+
+    // sample the server's RSS while it works: the peak of this upload, not of its start-up
+    let peak = idle.rss;
+    const sampler = setInterval(() => {
+      memory(child.pid as number).then(
+        (m) => {
+          peak = Math.max(peak, m.rss);
+        },
+        () => {},
+      );
+    }, 20);
+    const started = performance.now();
+    const { body } = await call(port, host, headers, 'POST', '/api/v2/upload/chunked', {
+      file_name: 'big.bin',
+      file_size: FILE_SIZE,
+    });
+    const id = (body as { data: { chunked_upload_id: string } }).data.chunked_upload_id;
+    let state = '';
+    for (let i = 0; i < chunks; i += 1) {
+      const res = await call(port, host, headers, 'PUT', `/api/v2/upload/chunked/${encodeURIComponent(id)}`, {
+        chunk: chunkAt(i).subarray(0, sizeOf(i)).toString('base64'),
+      });
+      if (res.status !== 200) throw new Error(`chunk ${i}: ${res.status} ${JSON.stringify(res.body)}`);
+      state = (res.body as { data: { state: string } }).data.state;
+    }
+    const uploadSeconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, (await memory(child.pid as number)).rss);
+    if (state !== 'done') throw new Error('the upload did not finish');
+
+    const mb = FILE_SIZE / 1024 / 1024;
+    const growth = (peak - idle.rss) / 1024 / 1024;
+    console.log(`upload of ${mb} MB in ${chunks} chunks of ${CHUNK} bytes (${Math.ceil((CHUNK * 4) / 3)} base64 characters)`);
+    console.log(`  through v2:        ${(mb / uploadSeconds).toFixed(1)} MB/s (${uploadSeconds.toFixed(1)} s)`);
+    console.log(`  raw disk write:    ${(mb / rawSeconds).toFixed(1)} MB/s (${rawSeconds.toFixed(2)} s)`);
+    console.log(`  ratio:             ${(mb / uploadSeconds / (mb / rawSeconds)).toFixed(3)} of raw`);
+    console.log(`  server RSS idle:   ${(idle.rss / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`  server RSS peak:   ${(peak / 1024 / 1024).toFixed(1)} MB (sampled every 20 ms during the upload)`);
+    console.log(`  growth:            ${growth.toFixed(1)} MB (target: under 64 MB) ${growth < 64 ? 'OK' : 'OVER'}`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await db.drop();
+  }
+}

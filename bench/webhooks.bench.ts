@@ -1,0 +1,135 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startService } from '@bo/server';
+import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
+import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
+import { call, createBenchDatabase, createToken, percentile } from './support/setup.js';
+
+/**
+ * (b) 1,000 changes through v2 with one loopback subscriber: events/s and
+ * p50/p99 from commit (the v2 answer) to receipt, at 100 changes/s and as fast
+ * as the API takes them; beside the receiver's raw rate (signed-size POSTs
+ * sent to it directly, one connection each, as the worker sends them).
+ */
+const CHANGES = 1000;
+
+export default async function webhooksBench(): Promise<void> {
+  const db = await createBenchDatabase();
+  const receipts = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { data: { id: string } };
+      if (!receipts.has(body.data.id)) receipts.set(body.data.id, at);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const rport = (receiver.address() as AddressInfo).port;
+  const service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    httpPort: null,
+    databaseUrl: db.url,
+    dataDir: db.dataDir,
+    embeddedDbPort: 0,
+    tlsCert: undefined,
+    tlsKey: undefined,
+    trustProxy: false,
+    seedDemo: false,
+    logLevel: 'warn',
+    runWorker: true,
+    rateLimitPerMinute: 0,
+    webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateTargets: true, pollIntervalMs: 50 },
+    uploads: DEFAULT_UPLOAD_CONFIG,
+  });
+  try {
+    const token = await createToken(db.url, 'bench');
+    const host = 'bench.localhost';
+    const v2 = { 'authentication-key': token.key, 'authentication-secret': token.secret };
+    const v3 = { authorization: `Bearer ${token.key}:${token.secret}` };
+    const sub = await call(service.port, host, v3, 'POST', '/api/v3/webhook.create', {
+      url: `http://127.0.0.1:${rport}/hook`,
+      events: ['organization.created'],
+    });
+    if (sub.status !== 201) throw new Error(`webhook.create: ${sub.status}`);
+
+    // baseline: the receiver's raw rate for the same kind of request
+    const sample = JSON.stringify({
+      id: 'x',
+      type: 'organization.created',
+      occurredAt: new Date().toISOString(),
+      environment: 'bench',
+      data: { id: 'baseline', name: 'x'.repeat(600) },
+    });
+    const rawStart = performance.now();
+    for (let i = 0; i < CHANGES; i += 1) {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: rport,
+            method: 'POST',
+            path: '/hook',
+            agent: false,
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', resolve);
+          },
+        );
+        req.on('error', reject);
+        req.end(sample);
+      });
+    }
+    const rawRate = CHANGES / ((performance.now() - rawStart) / 1000);
+    receipts.clear();
+
+    const run = async (label: string, perSecond: number | null) => {
+      const commits = new Map<string, number>();
+      const t0 = performance.now();
+      const inFlight = new Set<Promise<void>>();
+      for (let i = 0; i < CHANGES; i += 1) {
+        if (perSecond) {
+          const due = t0 + (i * 1000) / perSecond;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        }
+        const p = call(service.port, host, v2, 'POST', '/api/v2/crm/organization', { name: `${label} ${i}` }).then((res) => {
+          if (res.status !== 200) throw new Error(`create: ${res.status}`);
+          commits.set((res.body as { data: { id: string } }).data.id, performance.now());
+        });
+        const tracked = p.finally(() => inFlight.delete(tracked));
+        inFlight.add(tracked);
+        if (inFlight.size >= 8) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+      const deadline = Date.now() + 120_000;
+      while ([...commits.keys()].some((id) => !receipts.has(id)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const latencies = [...commits].map(([id, at]) => (receipts.get(id) ?? Number.NaN) - at).sort((a, b) => a - b);
+      const lastReceipt = Math.max(...[...commits.keys()].map((id) => receipts.get(id) ?? 0));
+      const rate = CHANGES / ((lastReceipt - t0) / 1000);
+      const missing = latencies.filter((l) => Number.isNaN(l)).length;
+      console.log(
+        `  ${label.padEnd(22)} ${rate.toFixed(0).padStart(5)} events/s (${(rate / rawRate).toFixed(3)} of the receiver's raw rate)  commit→receipt p50 ${percentile(latencies, 50).toFixed(0)} ms  p99 ${percentile(latencies, 99).toFixed(0)} ms${missing ? `  MISSING ${missing}` : ''}`,
+      );
+      return percentile(latencies, 99);
+    };
+
+    console.log(`${CHANGES} organization creates through v2, one loopback subscriber (worker in the service's process)`);
+    console.log(
+      `  receiver raw rate      ${rawRate.toFixed(0).padStart(5)} requests/s (sequential POSTs, a new connection each)`,
+    );
+    const p99 = await run('at 100 changes/s', 100);
+    await run('as fast as possible', null);
+    console.log(`  target p99 < 500 ms at 100 changes/s: ${p99 < 500 ? 'OK' : 'MISSED'}`);
+  } finally {
+    await service.stop();
+    await new Promise((r) => receiver.close(r));
+    await db.drop();
+  }
+}

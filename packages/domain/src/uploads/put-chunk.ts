@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { Models } from '@bo/db';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { newEntityId } from '../shared/ids.js';
+import type { UserContext } from '../trpc.js';
+import { requireStorage } from './require-storage.js';
+import { DEFAULT_UPLOAD_CONFIG, MAX_CHUNK_ENCODED_LENGTH } from './upload-config.js';
+import type { PutChunkInput } from './upload.schema.js';
+import { uploadStatusV2 } from './upload.view.js';
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function decodeChunk(chunk: string): Buffer {
+  if (chunk.length === 0) throw new ValidationError([{ path: 'chunk', message: 'the chunk is empty', code: 'too_small' }]);
+  if (chunk.length > MAX_CHUNK_ENCODED_LENGTH) {
+    throw new ValidationError([
+      { path: 'chunk', message: `a chunk is at most ${MAX_CHUNK_ENCODED_LENGTH} characters of base64`, code: 'too_big' },
+    ]);
+  }
+  if (!BASE64.test(chunk))
+    throw new ValidationError([{ path: 'chunk', message: 'the chunk is not valid base64', code: 'invalid_base64' }]);
+  return Buffer.from(chunk, 'base64');
+}
+
+/**
+ * PUT /upload/chunked/{id}: appends one chunk. The upload's row is locked for
+ * the whole step, so racing PUTs on one upload run one after the other; the
+ * bytes go to storage at the offset the database has confirmed, and the new
+ * offset is committed after they are written. A crash in between leaves
+ * unconfirmed bytes that the next chunk overwrites, never a corrupt file.
+ */
+export async function putChunk(ctx: UserContext, input: PutChunkInput): Promise<Record<string, unknown>> {
+  const storage = requireStorage(ctx);
+  const config = ctx.services?.uploads ?? DEFAULT_UPLOAD_CONFIG;
+  const bytes = decodeChunk(input.chunk);
+  if (input.checksum && createHash('sha256').update(bytes).digest('hex') !== input.checksum.toLowerCase()) {
+    throw new ValidationError([
+      { path: 'checksum', message: 'the chunk does not match its checksum', code: 'checksum_mismatch' },
+    ]);
+  }
+  return ctx.db.$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id FROM chunked_upload WHERE id = $1 AND environment_id = $2 FOR UPDATE`,
+        input.id,
+        ctx.principal.environmentId,
+      );
+      if (rows.length === 0) throw new NotFoundError('chunked upload', input.id);
+      const u = (await tx.chunkedUpload.findFirst({ where: { id: input.id } })) as Models.ChunkedUploadModel;
+      const received = Number(u.received);
+      const size = Number(u.fileSize);
+      // a repeated chunk whose answer was lost: already applied, answer the status unchanged
+      if (input.pointer !== undefined && input.pointer + bytes.length === received && input.pointer < received) {
+        return uploadStatusV2(u);
+      }
+      if (u.state === 'done') throw new ConflictError('the upload is done; it accepts no further chunk');
+      if (input.pointer !== undefined && input.pointer !== received) {
+        throw new ConflictError(`the upload is at byte ${received}; send the chunk that starts there`);
+      }
+      if (received + bytes.length > size) {
+        throw new ValidationError([
+          {
+            path: 'chunk',
+            message: `the chunk would pass file_size: ${received} + ${bytes.length} bytes > ${size}`,
+            code: 'too_big',
+          },
+        ]);
+      }
+      await storage.writeAt(u.storageKey, received, bytes);
+      const now = ctx.clock.now();
+      const total = received + bytes.length;
+      const done = total === size;
+      let contentType: string | null = null;
+      if (done) {
+        const head = await storage.readHead(u.storageKey, 5);
+        contentType = head.toString('latin1') === '%PDF-' ? 'application/pdf' : 'application/octet-stream';
+      }
+      const updated = await tx.chunkedUpload.update({
+        where: { id: u.id },
+        data: {
+          received: BigInt(total),
+          state: done ? 'done' : 'in_progress',
+          uploadQueueId: done ? newEntityId('uploadqueue') : undefined,
+          contentType: contentType ?? undefined,
+          expiresAt: new Date(now.getTime() + config.expirySeconds * 1000),
+          updatedAt: now,
+        },
+      });
+      return uploadStatusV2(updated);
+    },
+    { timeout: 60_000, maxWait: 60_000 },
+  );
+}

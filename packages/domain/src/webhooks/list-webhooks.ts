@@ -1,0 +1,15 @@
+import type { UserContext } from '../trpc.js';
+import { type Paged, type PagedInput, paged } from './webhook.schema.js';
+import { webhookV3 } from './webhook.view.js';
+
+export async function listWebhooks(ctx: UserContext, input: PagedInput): Promise<Paged<Record<string, unknown>>> {
+  const [rows, total] = await Promise.all([
+    ctx.db.webhookSubscription.findMany({
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      skip: (input.page - 1) * input.itemsPerPage,
+      take: input.itemsPerPage,
+    }),
+    ctx.db.webhookSubscription.count(),
+  ]);
+  return paged(rows.map(webhookV3), input, total);
+}

@@ -1,0 +1,41 @@
+import { moduleProcedure, router } from '../trpc.js';
+import { createWebhook } from './create-webhook.js';
+import { deleteWebhook } from './delete-webhook.js';
+import { editWebhook } from './edit-webhook.js';
+import { getDelivery } from './get-delivery.js';
+import { getWebhook } from './get-webhook.js';
+import { listDeliveries } from './list-deliveries.js';
+import { listWebhooks } from './list-webhooks.js';
+import { resendDelivery } from './resend-delivery.js';
+import { createWebhookSchema, editWebhookSchema, idSchema, pagedInputSchema } from './webhook.schema.js';
+
+export const webhooksRouter = router({
+  webhook: router({
+    create: moduleProcedure('webhooks', 'write')
+      .input(createWebhookSchema)
+      .mutation(({ ctx, input }) => createWebhook(ctx, input)),
+    list: moduleProcedure('webhooks', 'read')
+      .input(pagedInputSchema)
+      .query(({ ctx, input }) => listWebhooks(ctx, input)),
+    get: moduleProcedure('webhooks', 'read')
+      .input(idSchema)
+      .query(({ ctx, input }) => getWebhook(ctx, input.id)),
+    edit: moduleProcedure('webhooks', 'write')
+      .input(editWebhookSchema)
+      .mutation(({ ctx, input }) => editWebhook(ctx, input)),
+    delete: moduleProcedure('webhooks', 'write')
+      .input(idSchema)
+      .mutation(({ ctx, input }) => deleteWebhook(ctx, input.id)),
+    delivery: router({
+      list: moduleProcedure('webhooks', 'read')
+        .input(pagedInputSchema)
+        .query(({ ctx, input }) => listDeliveries(ctx, input)),
+      get: moduleProcedure('webhooks', 'read')
+        .input(idSchema)
+        .query(({ ctx, input }) => getDelivery(ctx, input.id)),
+      resend: moduleProcedure('webhooks', 'write')
+        .input(idSchema)
+        .mutation(({ ctx, input }) => resendDelivery(ctx, input.id)),
+    }),
+  }),
+});
