@@ -196,16 +196,67 @@ export const endpoints: Record<string, Endpoint> = {
   },
 
   // webhooks and their delivery log (issue 5)
-  'webhook.create': { kind: 'command', procedure: 'webhooks.webhook.create', status: 201 },
-  'webhook.list': { kind: 'pagedQuery', procedure: 'webhooks.webhook.list', filters: [] },
-  'webhook.get': { kind: 'query', procedure: 'webhooks.webhook.get', withId: true },
-  'webhook.edit': { kind: 'command', procedure: 'webhooks.webhook.edit', status: 200 },
-  'webhook.delete': { kind: 'command', procedure: 'webhooks.webhook.delete', status: 200 },
+  'webhook.create': {
+    kind: 'command',
+    procedure: 'webhooks.webhook.create',
+    status: 201,
+    doc: {
+      summary: 'Subscribes a URL to events; the signing secret is in this answer only',
+      request: 'Webhook.Create',
+      response: 'Webhook.Created',
+      errors: [400, 403, 422],
+    },
+  },
+  'webhook.list': {
+    kind: 'pagedQuery',
+    procedure: 'webhooks.webhook.list',
+    filters: [],
+    doc: { summary: 'Webhook subscriptions, paged', response: 'Webhook.Subscription', errors: [400, 403] },
+  },
+  'webhook.get': {
+    kind: 'query',
+    procedure: 'webhooks.webhook.get',
+    withId: true,
+    doc: { summary: 'One webhook subscription', response: 'Webhook.Subscription', errors: [403, 404] },
+  },
+  'webhook.edit': {
+    kind: 'command',
+    procedure: 'webhooks.webhook.edit',
+    status: 200,
+    doc: {
+      summary: 'Changes a subscription',
+      request: 'Webhook.Edit',
+      response: 'Webhook.Subscription',
+      errors: [400, 403, 404, 422],
+    },
+  },
+  'webhook.delete': {
+    kind: 'command',
+    procedure: 'webhooks.webhook.delete',
+    status: 200,
+    doc: { summary: 'Ends a subscription', request: 'Webhook.Delete', response: 'Webhook.Deleted', errors: [400, 403, 404] },
+  },
   'webhook.delivery.list': {
     kind: 'pagedQuery',
     procedure: 'webhooks.webhook.delivery.list',
     filters: ['webhookId', 'status', 'eventId'],
+    doc: { summary: 'The delivery log: status, attempts, latency, errors', response: 'Webhook.Delivery', errors: [400, 403] },
   },
-  'webhook.delivery.get': { kind: 'query', procedure: 'webhooks.webhook.delivery.get', withId: true },
-  'webhook.delivery.resend': { kind: 'command', procedure: 'webhooks.webhook.delivery.resend', status: 200 },
+  'webhook.delivery.get': {
+    kind: 'query',
+    procedure: 'webhooks.webhook.delivery.get',
+    withId: true,
+    doc: { summary: 'One delivery with every attempt', response: 'Webhook.Delivery', errors: [403, 404] },
+  },
+  'webhook.delivery.resend': {
+    kind: 'command',
+    procedure: 'webhooks.webhook.delivery.resend',
+    status: 200,
+    doc: {
+      summary: 'Sends a delivery again (a failed one included)',
+      request: 'Webhook.Delivery.Resend',
+      response: 'Webhook.Delivery',
+      errors: [400, 403, 404, 422],
+    },
+  },
 };

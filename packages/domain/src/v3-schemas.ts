@@ -17,6 +17,14 @@ import {
   EditProjectService,
   InvoiceableService,
 } from './projects/service/project-service.v3.schema.js';
+import { createWebhookSchema, editWebhookSchema, idSchema } from './webhooks/webhook.schema.js';
+import {
+  WebhookCreated,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryId,
+  WebhookSubscription,
+} from './webhooks/webhook.v3.schema.js';
 
 /**
  * The named v3 schemas, under the contract's names where it gives one; the v3
@@ -42,4 +50,12 @@ export const v3Schemas: Record<string, z.ZodType> = {
   'Project.Service.EditProjectService': EditProjectService,
   'Project.InvoiceableService': InvoiceableService,
   'Hrm.Employee': employeeV3Schema,
+  'Webhook.Create': createWebhookSchema,
+  'Webhook.Edit': editWebhookSchema,
+  'Webhook.Delete': idSchema,
+  'Webhook.Subscription': WebhookSubscription,
+  'Webhook.Created': WebhookCreated,
+  'Webhook.Deleted': WebhookDeleted,
+  'Webhook.Delivery': WebhookDelivery,
+  'Webhook.Delivery.Resend': WebhookDeliveryId,
 };
