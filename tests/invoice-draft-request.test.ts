@@ -71,6 +71,14 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
       [drafted?.invoiceId],
     );
     expect(invoices).toEqual([{ status: 'draft', total_amount: '2450.00', lines: '2' }]);
+    // every create is an event: the drafted invoice is announced in the same transaction
+    const events = await t.db.query<{ type: string; data: { totalAmount: number; lines: unknown[] } }>(
+      `SELECT type, data FROM event WHERE entity_id = $1`,
+      [drafted?.invoiceId],
+    );
+    expect(events).toEqual([
+      { type: 'invoice.created', data: expect.objectContaining({ totalAmount: 2450, lines: expect.any(Array) }) },
+    ]);
     expect(done.items.find((i) => i.projectId === hoursOnly)).toMatchObject({ status: 'skipped', message: 'nothing to invoice' });
     expect(done.items.find((i) => i.projectId === internal)).toMatchObject({
       status: 'skipped',

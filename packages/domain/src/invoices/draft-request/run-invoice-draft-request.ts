@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { scopedDb } from '../../shared/context.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { JobContext } from '../../shared/jobs.js';
+import { recordEvent } from '../../shared/events.js';
 import { num } from '../../shared/numbers.js';
+import { invoiceV3 } from '../invoice.view.js';
 import type { Db } from '../../shared/resources/definition.js';
 
 export const invoiceDraftJobData = z.object({ environmentId: z.string().min(1), requestId: z.string().min(1) });
@@ -64,7 +66,7 @@ async function draftForProject(tx: Db, projectId: string, invoiceDate: Date | nu
   if (!lines.length) return { status: 'skipped', message: 'nothing to invoice', invoiceId: null };
   const invoiceId = newEntityId('invoice');
   const round = (n: number) => Math.round(n * 100) / 100;
-  await tx.invoice.create({
+  const invoice = await tx.invoice.create({
     data: {
       id: invoiceId,
       environmentId: SCOPED_ENVIRONMENT,
@@ -88,7 +90,10 @@ async function draftForProject(tx: Db, projectId: string, invoiceDate: Date | nu
         })),
       },
     },
+    include: { lines: { orderBy: { position: 'asc' } } },
   });
+  // a drafted invoice is a created entity like any other: webhooks hear of it
+  await recordEvent(tx, { entityType: 'invoice', entityId: invoiceId, change: 'created', data: invoiceV3(invoice) });
   return { status: 'drafted', message: null, invoiceId };
 }
 
