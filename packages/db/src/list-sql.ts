@@ -30,6 +30,8 @@ export interface SqlRelation {
 /** Builds the SQL of a custom-field condition for one row of the model. */
 export type CustomFieldCompiler = (args: {
   alias: string;
+  /** placeholder holding the environment id */
+  environmentParam: string;
   /** placeholder holding the custom field's name */
   nameParam: string;
   /** turns the value expression into the predicate (placeholders already bound) */
@@ -146,9 +148,10 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
       if (field.type !== 'string' && field.type !== 'id') {
         throw new ListQueryError(parameter, `${parameter}: wildcards apply to text fields only`);
       }
-      // wildcard matches are case-insensitive; exact matches are exact
+      // wildcard matches are case-insensitive; exact matches are exact. lower() LIKE lower()
+      // rather than ILIKE, so an index on (environment_id, lower(col) text_pattern_ops) serves prefixes
       const p = params.add(likePattern(raw));
-      return { build: (v) => `${v} ILIKE ${p}`, negate: false };
+      return { build: (v) => `lower(${v}) LIKE lower(${p})`, negate: false };
     }
     const p = params.add(coerce(field, raw, parameter));
     return { build: (v) => `${v} = ${p}${cast}`, negate: false };
@@ -216,7 +219,12 @@ class Compiler {
         throw new ListQueryError(parameter, `${parameter}: custom-field filters are not supported on this resource`);
       }
       const leaf = leafFor({ column: 'value', type: 'string' }, c, this.params, parameter);
-      const sql = model.customFields({ alias, nameParam: this.params.add(rest.join('.')), predicate: leaf.build });
+      const sql = model.customFields({
+        alias,
+        environmentParam: this.environmentParam,
+        nameParam: this.params.add(rest.join('.')),
+        predicate: leaf.build,
+      });
       return { sql, negate: leaf.negate };
     }
     const field = model.fields[head];
