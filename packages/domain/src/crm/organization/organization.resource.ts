@@ -1,7 +1,10 @@
 import type { Models } from '@bo/db';
+import { type CustomFieldValueView, loadCustomFields } from '../../customfields/index.js';
 import { v2DateTime, v3DateTime } from '../../shared/format.js';
 import type { Db, ResourceDefinition } from '../../shared/resources/definition.js';
+import { employeeView, interestView, loadEmployees } from '../reference/reference.views.js';
 import { createOrganization } from './create-organization.js';
+import { deleteOrganization } from './delete-organization.js';
 import {
   type CreateOrganizationInput,
   createOrganizationSchema,
@@ -11,17 +14,88 @@ import {
 import { organizationSql } from './organization.sql.js';
 import { updateOrganization } from './update-organization.js';
 
-const include = { relationType: true, industry: true, organizationSize: true, addresses: true } as const;
+const include = {
+  relationType: true,
+  industry: true,
+  organizationSize: true,
+  addresses: true,
+  interests: { include: { interest: true } },
+  // inactive contact links are not shown on organization reads (2024-07)
+  contacts: { where: { isActive: true }, orderBy: { createdAt: 'asc' as const } },
+};
 
-export type OrganizationRow = Models.OrganizationModel & {
+type OrganizationBase = Models.OrganizationModel & {
   relationType: Models.RelationTypeModel | null;
   industry: Models.IndustryModel | null;
   organizationSize: Models.OrganizationSizeModel | null;
   addresses: Models.OrganizationAddressModel[];
+  interests: (Models.OrganizationInterestModel & { interest: Models.InterestModel })[];
+  contacts: Models.ContactPersonModel[];
 };
 
+export type OrganizationRow = OrganizationBase & {
+  customFields: CustomFieldValueView[];
+  relationManager: Models.EmployeeModel | null;
+};
+
+/** A page of organizations with everything the read shape shows, in a fixed number of queries. */
 async function load(db: Db, ids: string[]): Promise<OrganizationRow[]> {
-  return db.organization.findMany({ where: { id: { in: ids } }, include });
+  const rows: OrganizationBase[] = await db.organization.findMany({ where: { id: { in: ids } }, include });
+  if (rows.length === 0) return [];
+  const [customFields, managers] = await Promise.all([
+    loadCustomFields(
+      db,
+      'organization',
+      rows.map((r) => r.id),
+    ),
+    loadEmployees(
+      db,
+      rows.map((r) => r.relationManagerId),
+    ),
+  ]);
+  return rows.map((r) => ({
+    ...r,
+    customFields: customFields.get(r.id) ?? [],
+    relationManager: r.relationManagerId ? (managers.get(r.relationManagerId) ?? null) : null,
+  }));
+}
+
+type DebtorSettings = Partial<{
+  provision_method: string | null;
+  provision_contactperson_id: string | null;
+  send_email_email: string | null;
+  cc: string[];
+  attention_to: string | null;
+  attention_to_person_id: string | null;
+  attention_to_fixed: string | null;
+  autocollect: boolean;
+  reminders: boolean;
+  send_email_type: string | null;
+  autosend_subscription_invoice: boolean;
+}>;
+
+/** reference: GetDebtor */
+function debtorView(o: OrganizationRow) {
+  const d = (o.debtorSettings ?? {}) as DebtorSettings;
+  return {
+    payment_term: null,
+    provision_method: d.provision_method ?? null,
+    send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
+    provision_contactperson_id: d.provision_contactperson_id ?? null,
+    send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
+    send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
+    send_email_email: d.send_email_email ?? null,
+    send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
+    cc: d.cc ?? [],
+    attention_to: d.attention_to ?? null,
+    attention_to_person_id: d.attention_to_person_id ?? null,
+    attention_to_fixed: d.attention_to_fixed ?? null,
+    autocollect: d.autocollect ?? o.allowAutocollect,
+    reminders: d.reminders ?? true,
+    send_email_type: d.send_email_type ?? null,
+    autosend_subscription_invoice: d.autosend_subscription_invoice ?? false,
+    invoicetemplate_id: null,
+  };
 }
 
 function v2Address(a: Models.OrganizationAddressModel | undefined) {
@@ -73,22 +147,24 @@ export function organizationV2(o: OrganizationRow): Record<string, unknown> {
     relation_type: o.relationType
       ? { id: o.relationType.id, label: o.relationType.label, color: o.relationType.color, type: o.relationType.type }
       : null,
-    relation_manager: null,
+    relation_manager: o.relationManager ? employeeView(o.relationManager) : null,
     customer_group: null,
     teams: [],
-    debtor: {
-      payment_term: null,
-      send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
-      send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
-      send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
-      send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
-    },
+    debtor: debtorView(o),
     organizationsize: o.organizationSize ? { id: o.organizationSize.id, name: o.organizationSize.name } : null,
     industry: o.industry ? { id: o.industry.id, name: o.industry.name } : null,
-    linked_persons_contacts: [],
-    interests: [],
+    linked_persons_contacts: o.contacts.map((c) => ({
+      id: c.id,
+      person_id: c.personId,
+      is_active: c.isActive,
+      work_function: c.workFunction,
+      work_email: c.workEmail,
+      work_phone: c.workPhone,
+      work_mobile: c.workMobile,
+    })),
+    interests: o.interests.map((i) => interestView(i.interest)),
     accountancy: null,
-    custom_fields: [],
+    custom_fields: o.customFields,
     sbi_codes: [],
     invoice_receiver: o.invoiceReceiver,
     allow_autocollect: o.allowAutocollect,
@@ -144,4 +220,5 @@ export const organizationResource: ResourceDefinition<OrganizationRow, CreateOrg
   views: { v2: organizationV2, v3: organizationV3 },
   create: { schema: createOrganizationSchema, run: createOrganization },
   update: { schema: updateOrganizationSchema, run: updateOrganization },
+  remove: deleteOrganization,
 };

@@ -1,4 +1,4 @@
-import type { ScopedTransaction, SortKey, SqlModel } from '@bo/db';
+import type { Condition, ScopedTransaction, SortKey, SqlModel } from '@bo/db';
 import type { z } from 'zod';
 import type { UserContext } from '../../trpc.js';
 import type { ModuleName } from '../rights.js';
@@ -30,6 +30,11 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
   defaultSort: SortKey[];
   /** fields v2 returns whatever `select` says (id always) */
   alwaysSelected?: string[];
+  /**
+   * rows the caller may see at all (e.g. only this model's custom fields, only the
+   * company profiles the user may use); AND-ed into every list and checked on get
+   */
+  scope?: (ctx: UserContext) => Condition;
   /** loads rows for the given ids, in any order; missing ids are left out */
   load(db: Db, ids: string[]): Promise<TRow[]>;
   views: {
