@@ -58,7 +58,8 @@ beforeAll(async () => {
     [ids.beta as string, '2024-01-02 12:00:00'],
     [ids.gamma as string, '2024-01-03 08:30:00'],
   ];
-  for (const [id, at] of times) await t.db.query(`UPDATE organization SET updated_at = $2::timestamptz WHERE id = $1`, [id, `${at}Z`]);
+  for (const [id, at] of times)
+    await t.db.query(`UPDATE organization SET updated_at = $2::timestamptz WHERE id = $1`, [id, `${at}Z`]);
 });
 afterAll(() => t?.stop());
 

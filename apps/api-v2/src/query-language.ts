@@ -69,7 +69,10 @@ export function parseListParams(rawQuery: string): V2ListParams {
     switch (key) {
       case 'limit': {
         // any integer above the maximum, however large, is cut to the maximum
-        const n = /^\d+$/.test(value.trim()) && BigInt(value.trim()) > BigInt(V2_MAX_LIMIT) ? V2_MAX_LIMIT : nonNegativeInteger('limit', value);
+        const n =
+          /^\d+$/.test(value.trim()) && BigInt(value.trim()) > BigInt(V2_MAX_LIMIT)
+            ? V2_MAX_LIMIT
+            : nonNegativeInteger('limit', value);
         if (n === 0) throw new BadRequestError('limit: must be at least 1', 'limit');
         // above the maximum the page is cut to the maximum; metadata.limit says so
         limit = Math.min(n, V2_MAX_LIMIT);
