@@ -42,12 +42,13 @@ export function typeView(t: Models.CustomFieldTypeModel) {
   };
 }
 
-/** reference: CustomField (the definition, without a value) */
+/** reference: CustomField (the definition; value null, as no entity is read) */
 export function definitionView(f: CustomFieldRow) {
   return {
     id: f.id,
     name: f.name,
     label: f.label,
+    value: null as string | null,
     type: f.type.type,
     render_type: f.type.renderType,
     position: f.position,
