@@ -1,11 +1,31 @@
 import type { Models } from '@bo/db';
 
-export type CustomFieldGroupRow = Models.CustomFieldGroupModel & { model: Models.CustomFieldModelModel };
-export type CustomFieldRow = Models.CustomFieldModel & {
+/** What the views read; Prisma rows (with the include below) and the raw page loader both fit. */
+export interface CustomFieldGroupRow {
+  id: string;
+  name: string;
+  position: number;
+  type: string | null;
+  model: { id: string; label: string };
+}
+export interface CustomFieldOptionRow {
+  id: string;
+  label: string;
+  value: string;
+  position: number;
+}
+export interface CustomFieldRow {
+  id: string;
+  name: string;
+  label: string;
+  position: number;
+  filterable: boolean;
+  searchable: boolean;
+  mandatory: boolean;
   group: CustomFieldGroupRow | null;
-  type: Models.CustomFieldTypeModel;
-  options: Models.CustomFieldOptionModel[];
-};
+  type: Pick<Models.CustomFieldTypeModel, 'type' | 'renderType' | 'valueType' | 'hasOptions'>;
+  options: CustomFieldOptionRow[];
+}
 
 /** Prisma include that loads a definition with everything its v2 shape shows. */
 export const customFieldInclude = {
@@ -14,7 +34,7 @@ export const customFieldInclude = {
   options: { orderBy: [{ position: 'asc' as const }, { id: 'asc' as const }] },
 };
 
-export function modelView(m: Models.CustomFieldModelModel) {
+export function modelView(m: { id: string; label: string }) {
   return { id: m.id, label: m.label };
 }
 
@@ -24,7 +44,7 @@ export function groupView(g: CustomFieldGroupRow) {
 }
 
 /** reference: CustomFieldOption */
-export function optionView(o: Models.CustomFieldOptionModel) {
+export function optionView(o: CustomFieldOptionRow) {
   return { id: o.id, label: o.label, value: o.value, position: o.position };
 }
 

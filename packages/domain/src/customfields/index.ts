@@ -6,7 +6,7 @@
  *
  *   sql:   { ...yourSqlModel, customFields: customFieldsFilter('project') }
  *          → q[custom_fields.<name>]=… works with every operator and wildcard
- *   load:  const cf = await loadCustomFields(db, 'project', ids)
+ *   load:  const cf = await loadCustomFields(db, environmentId, 'project', ids)
  *          → Map id → the v2 `custom_fields` list (display_value, mandatory, …),
  *            in a fixed number of queries for the whole page
  *   write: schema field `custom_fields: customFieldValuesSchema`, then

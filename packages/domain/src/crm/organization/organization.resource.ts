@@ -1,10 +1,11 @@
-import type { Models } from '@bo/db';
-import { type CustomFieldValueView, loadCustomFields } from '../../customfields/index.js';
 import { v2DateTime, v3DateTime } from '../../shared/format.js';
-import type { Db, ResourceDefinition } from '../../shared/resources/definition.js';
-import { employeeView, interestView, loadEmployees } from '../reference/reference.views.js';
+import type { ResourceDefinition } from '../../shared/resources/definition.js';
+import { employeeView, interestView } from '../reference/reference.views.js';
 import { createOrganization } from './create-organization.js';
 import { deleteOrganization } from './delete-organization.js';
+import { loadOrganizations, type OrganizationAddressRow, type OrganizationRow } from './organization.load.js';
+
+export type { OrganizationRow };
 import {
   type CreateOrganizationInput,
   createOrganizationSchema,
@@ -13,52 +14,6 @@ import {
 } from './organization.schema.js';
 import { organizationSql } from './organization.sql.js';
 import { updateOrganization } from './update-organization.js';
-
-const include = {
-  relationType: true,
-  industry: true,
-  organizationSize: true,
-  addresses: true,
-  interests: { include: { interest: true } },
-  // inactive contact links are not shown on organization reads (2024-07)
-  contacts: { where: { isActive: true }, orderBy: { createdAt: 'asc' as const } },
-};
-
-type OrganizationBase = Models.OrganizationModel & {
-  relationType: Models.RelationTypeModel | null;
-  industry: Models.IndustryModel | null;
-  organizationSize: Models.OrganizationSizeModel | null;
-  addresses: Models.OrganizationAddressModel[];
-  interests: (Models.OrganizationInterestModel & { interest: Models.InterestModel })[];
-  contacts: Models.ContactPersonModel[];
-};
-
-export type OrganizationRow = OrganizationBase & {
-  customFields: CustomFieldValueView[];
-  relationManager: Models.EmployeeModel | null;
-};
-
-/** A page of organizations with everything the read shape shows, in a fixed number of queries. */
-async function load(db: Db, ids: string[]): Promise<OrganizationRow[]> {
-  const rows: OrganizationBase[] = await db.organization.findMany({ where: { id: { in: ids } }, include });
-  if (rows.length === 0) return [];
-  const [customFields, managers] = await Promise.all([
-    loadCustomFields(
-      db,
-      'organization',
-      rows.map((r) => r.id),
-    ),
-    loadEmployees(
-      db,
-      rows.map((r) => r.relationManagerId),
-    ),
-  ]);
-  return rows.map((r) => ({
-    ...r,
-    customFields: customFields.get(r.id) ?? [],
-    relationManager: r.relationManagerId ? (managers.get(r.relationManagerId) ?? null) : null,
-  }));
-}
 
 type DebtorSettings = Partial<{
   provision_method: string | null;
@@ -98,7 +53,7 @@ function debtorView(o: OrganizationRow) {
   };
 }
 
-function v2Address(a: Models.OrganizationAddressModel | undefined) {
+function v2Address(a: OrganizationAddressRow | undefined) {
   if (!a) return null;
   return {
     id: a.id,
@@ -114,7 +69,7 @@ function v2Address(a: Models.OrganizationAddressModel | undefined) {
   };
 }
 
-function v3Address(a: Models.OrganizationAddressModel | undefined) {
+function v3Address(a: OrganizationAddressRow | undefined) {
   if (!a) return null;
   return {
     type: a.type,
@@ -162,7 +117,7 @@ export function organizationV2(o: OrganizationRow): Record<string, unknown> {
       work_phone: c.workPhone,
       work_mobile: c.workMobile,
     })),
-    interests: o.interests.map((i) => interestView(i.interest)),
+    interests: o.interests.map(interestView),
     accountancy: null,
     custom_fields: o.customFields,
     sbi_codes: [],
@@ -216,7 +171,7 @@ export const organizationResource: ResourceDefinition<OrganizationRow, CreateOrg
   module: 'crm',
   sql: organizationSql,
   defaultSort: [{ path: 'created_at', dir: 'asc' }],
-  load,
+  load: loadOrganizations,
   views: { v2: organizationV2, v3: organizationV3 },
   create: { schema: createOrganizationSchema, run: createOrganization },
   update: { schema: updateOrganizationSchema, run: updateOrganization },

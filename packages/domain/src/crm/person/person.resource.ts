@@ -44,12 +44,12 @@ export type PersonRow = PersonBase & {
 };
 
 /** A page of persons with everything the read shape shows, in a fixed number of queries. */
-async function load(db: Db, ids: string[]): Promise<PersonRow[]> {
+async function load(db: Db, ids: string[], environmentId: string): Promise<PersonRow[]> {
   const rows: PersonBase[] = await db.person.findMany({ where: { id: { in: ids } }, include });
   if (rows.length === 0) return [];
   const found = rows.map((r) => r.id);
   const [customFields, allMailingLists, managers, employees] = await Promise.all([
-    loadCustomFields(db, 'person', found),
+    loadCustomFields(db, environmentId, 'person', found),
     db.mailingList.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
     loadEmployees(
       db,

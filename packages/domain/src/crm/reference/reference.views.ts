@@ -14,7 +14,7 @@ export function countryView(c: Models.CountryModel) {
 }
 
 /** reference: Interest (organization reads); GetInterest adds `value` on person reads */
-export function interestView(i: Models.InterestModel) {
+export function interestView(i: Pick<Models.InterestModel, 'id' | 'name' | 'apiName' | 'organization' | 'person'>) {
   return { id: i.id, name: i.name, api_name: i.apiName, organization: i.organization, person: i.person };
 }
 

@@ -8,7 +8,7 @@ export async function createResource(ctx: UserContext, def: AnyResource, input: 
   if (!create) throw new Error(`${def.name} has no create`);
   return ctx.db.$transaction(async (tx) => {
     const id = await create.run({ ctx, tx, now: ctx.clock.now() }, input);
-    const [row] = await def.load(tx, [id]);
+    const [row] = await def.load(tx, [id], ctx.principal.environmentId);
     await recordEvent(tx, {
       entityType: def.entityType,
       entityId: id,

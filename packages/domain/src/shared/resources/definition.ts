@@ -35,8 +35,12 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
    * company profiles the user may use); AND-ed into every list and checked on get
    */
   scope?: (ctx: UserContext) => Condition;
-  /** loads rows for the given ids, in any order; missing ids are left out */
-  load(db: Db, ids: string[]): Promise<TRow[]>;
+  /**
+   * loads rows for the given ids, in any order; missing ids are left out. The
+   * caller's environment is passed for loaders that use raw SQL (the scoped client
+   * only scopes Prisma's model queries); rows of another environment must not load.
+   */
+  load(db: Db, ids: string[], environmentId: string): Promise<TRow[]>;
   views: {
     v2(row: TRow): Record<string, unknown>;
     v3(row: TRow): Record<string, unknown>;

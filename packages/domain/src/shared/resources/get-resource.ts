@@ -22,7 +22,7 @@ export async function inScope(ctx: UserContext, def: AnyResource, id: string): P
 
 export async function getResource(ctx: UserContext, def: AnyResource, input: GetInput): Promise<Record<string, unknown>> {
   if (!(await inScope(ctx, def, input.id))) throw new NotFoundError(def.entityType, input.id);
-  const [row] = await def.load(ctx.db, [input.id]);
+  const [row] = await def.load(ctx.db, [input.id], ctx.principal.environmentId);
   if (!row) throw new NotFoundError(def.entityType, input.id);
   const shaped = def.views[input.view](row);
   return input.view === 'v2' ? applySelect(shaped, input.select, def.alwaysSelected) : shaped;

@@ -31,7 +31,7 @@ export async function listResource(ctx: UserContext, def: AnyResource, input: Li
     ? ((await ctx.db.$queryRawUnsafe<{ count: number }[]>(compiled.countSql, ...compiled.countParams))[0]?.count ?? 0)
     : null;
   const ids = idRows.map((r) => r.id);
-  const rows = ids.length ? await def.load(ctx.db, ids) : [];
+  const rows = ids.length ? await def.load(ctx.db, ids, ctx.principal.environmentId) : [];
   const byId = new Map(rows.map((r) => [(r as { id: string }).id, r]));
   const items: Record<string, unknown>[] = [];
   for (const id of ids) {

@@ -13,7 +13,7 @@ export function referenceResource<TRow extends { id: string }>(opts: {
   module: ModuleName;
   sql: SqlModel;
   defaultSort: SortKey[];
-  load: (db: Db, ids: string[]) => Promise<TRow[]>;
+  load: (db: Db, ids: string[], environmentId: string) => Promise<TRow[]>;
   view: (row: TRow) => Record<string, unknown>;
 }): ResourceDefinition<TRow> {
   return {

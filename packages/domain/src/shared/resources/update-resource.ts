@@ -13,7 +13,7 @@ export async function updateResource(ctx: UserContext, def: AnyResource, id: str
   return ctx.db.$transaction(async (tx) => {
     await lockRow(tx, def, ctx.principal.environmentId, id);
     await update.run({ ctx, tx, now: ctx.clock.now() }, id, input);
-    const [row] = await def.load(tx, [id]);
+    const [row] = await def.load(tx, [id], ctx.principal.environmentId);
     await recordEvent(tx, {
       entityType: def.entityType,
       entityId: id,
