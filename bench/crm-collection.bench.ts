@@ -61,10 +61,16 @@ interface Figure {
   errors: number;
 }
 
-async function measure(port: number, host: string, headers: Record<string, string>, pathAndQuery: string): Promise<Figure> {
+async function measure(
+  port: number,
+  host: string,
+  headers: Record<string, string>,
+  pathAndQuery: string,
+  connections = CONNECTIONS,
+): Promise<Figure> {
   const result = await autocannon({
     url: `https://127.0.0.1:${port}${pathAndQuery}`,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION_S,
     headers: { ...headers, host },
   });
@@ -143,6 +149,12 @@ export default async function bench(): Promise<void> {
           `${rows.toLocaleString('en').padStart(7)} rows  ${label.padEnd(20)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  errors ${f.errors}`,
         );
       }
+      // service time without queueing: the same (a) on one connection
+      const [labelA, urlA] = Object.entries(scenarios(rows))[0] as [string, string];
+      const one = await measure(service.port, host, headers, urlA, 1);
+      console.log(
+        `${rows.toLocaleString('en').padStart(7)} rows  ${`${labelA}, 1 conn`.padEnd(20)} ${one.rps.toFixed(0).padStart(6)} req/s  p50 ${one.p50} ms  p99 ${one.p99} ms`,
+      );
     }
 
     console.log('\nratios, 100,000 rows against the 10,000-row baseline of this run');
