@@ -80,6 +80,14 @@ const cases: Case[] = [
     mentions: ['family_name', 'is_active', 'date_of_birth', 'mailing_lists'],
   },
   {
+    name: 'a date of birth that is not a calendar date',
+    method: 'POST',
+    path: () => '/crm/person',
+    body: { family_name: 'Leap', date_of_birth: '1990-02-30' },
+    status: 400,
+    mentions: ['date_of_birth'],
+  },
+  {
     name: 'a gender outside Male, Female, Unknown',
     method: 'POST',
     path: () => '/crm/person',

@@ -161,6 +161,18 @@ describe('operators', () => {
     expect(await orgs('q[relation_type.label][in]=Customer,Prospect')).toEqual(['Acme BV', 'acme holding']);
   });
 
+  it('in and nin coerce every value to the field type: date-times and booleans', async () => {
+    expect(await orgs(`q[updated_at][in]=${q('2024-01-02 00:00:00,2024-01-03 08:30:00')}`)).toEqual([
+      'Gamma Corp',
+      'acme holding',
+    ]);
+    expect(await orgs(`q[updated_at][nin]=${q('2024-01-02 00:00:00,2024-01-03 08:30:00')}`)).toEqual(['Acme BV', 'Beta bv']);
+    expect(await orgs('q[is_active][in]=true,false&q[name]=*bv')).toEqual(['Acme BV', 'Beta bv']);
+    const bad = await ql.v2('GET', `/crm/organization?q[updated_at][in]=${q('2024-01-02,soon')}`);
+    expect(bad.status).toBe(400);
+    expect((bad.body as Envelope).errors?.[0]).toContain('q[updated_at]');
+  });
+
   it('nin matches none of the list, rows without a value included', async () => {
     expect(await orgs('q[relation_number][nin]=R-1,R-3')).toEqual(['Beta bv', 'acme holding']);
     expect(await orgs('q[visiting_address.locality][nin]=Utrecht')).toEqual(['Gamma Corp', 'acme holding']);

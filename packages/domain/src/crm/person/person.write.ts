@@ -1,4 +1,4 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
 import { ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
@@ -49,7 +49,8 @@ export function fullName(p: { firstName?: string | null; familyNamePrefix?: stri
 
 /** Every id the write names must exist in the environment (400 per property otherwise). */
 export async function assertPersonReferences(tx: Db, environmentId: string, input: UpdatePersonInput) {
-  if (input.date_of_birth && Number.isNaN(new Date(`${input.date_of_birth}T00:00:00Z`).getTime())) {
+  // parseDateTime refuses dates such as 1990-02-30 that Date would roll over into March
+  if (input.date_of_birth && !parseDateTime(input.date_of_birth)) {
     throw new ValidationError([{ path: 'date_of_birth', message: 'not a calendar date', code: 'invalid_date' }]);
   }
   await assertReferencesExist(tx, environmentId, [
