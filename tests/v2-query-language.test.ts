@@ -197,6 +197,21 @@ describe('custom fields', () => {
     expect(await orgs('q[custom_fields.segment][in]=gold,silver&q[name]=*bv')).toEqual(['Acme BV']);
   });
 
+  it('a range on a numeric custom-field value compares numbers, not text', async () => {
+    const bulk = await t.environment('cfnum');
+    await post(bulk, '/crm/organizationcustomfields', { name: 'staff', label: 'Staff', type: 'integer' });
+    for (const [name, staff] of [
+      ['Nine', '9'],
+      ['Ten', '10'],
+      ['Hundred', '100'],
+    ] as const) {
+      await post(bulk, '/crm/organization', { name, custom_fields: [{ name: 'staff', value: staff }] });
+    }
+    expect(await names(bulk, '/crm/organization?q[custom_fields.staff][ge]=10')).toEqual(['Hundred', 'Ten']);
+    expect(await names(bulk, '/crm/organization?q[custom_fields.staff][lt]=10')).toEqual(['Nine']);
+    expect(await names(bulk, '/crm/organization?q[custom_fields.staff]=10')).toEqual(['Ten']);
+  });
+
   it('custom-field filters work on crm/person', async () => {
     expect(await names(ql, '/crm/person?q[custom_fields.hobby]=chess', 'full_name')).toEqual(['Ann Smith']);
   });

@@ -162,6 +162,12 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
   return { build: (v) => `${v} ${sqlOp} ${p}${cast}`, negate: false };
 }
 
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+function isRange(op: Comparison['op']): boolean {
+  return op === 'ge' || op === 'gt' || op === 'le' || op === 'lt';
+}
+
 class Compiler {
   private aliasCount = 0;
   constructor(
@@ -218,12 +224,15 @@ class Compiler {
       if (!model.customFields) {
         throw new ListQueryError(parameter, `${parameter}: custom-field filters are not supported on this resource`);
       }
-      const leaf = leafFor({ column: 'value', type: 'string' }, c, this.params, parameter);
+      // values are stored as text: a range on a number compares numerically (text would put 9 after 10);
+      // ISO dates and date-times compare correctly as text
+      const numeric = isRange(c.op) && NUMBER.test(Array.isArray(c.value) ? (c.value[0] ?? '') : c.value);
+      const leaf = leafFor({ column: 'value', type: numeric ? 'number' : 'string' }, c, this.params, parameter);
       const sql = model.customFields({
         alias,
         environmentParam: this.environmentParam,
         nameParam: this.params.add(rest.join('.')),
-        predicate: leaf.build,
+        predicate: numeric ? (v) => leaf.build(`(CASE WHEN ${v} ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ${v}::numeric END)`) : leaf.build,
       });
       return { sql, negate: leaf.negate };
     }
