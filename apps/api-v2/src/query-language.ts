@@ -24,7 +24,8 @@ const V2_OPERATORS: Record<string, Operator> = { '': 'eq', ge: 'ge', gt: 'gt', l
 function nonNegativeInteger(name: string, raw: string): number {
   if (!/^\d+$/.test(raw.trim())) throw new BadRequestError(`${name}: "${raw}" is not a non-negative integer`, name);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n)) throw new BadRequestError(`${name}: ${raw} is too large`, name);
+  // beyond 2^53 a number no longer says which row; PostgreSQL would refuse it anyway
+  if (!Number.isSafeInteger(n)) throw new BadRequestError(`${name}: "${raw}" is too large`, name);
   return n;
 }
 
@@ -67,7 +68,11 @@ export function parseListParams(rawQuery: string): V2ListParams {
     }
     switch (key) {
       case 'limit': {
-        const n = nonNegativeInteger('limit', value);
+        // any integer above the maximum, however large, is cut to the maximum
+        const n =
+          /^\d+$/.test(value.trim()) && BigInt(value.trim()) > BigInt(V2_MAX_LIMIT)
+            ? V2_MAX_LIMIT
+            : nonNegativeInteger('limit', value);
         if (n === 0) throw new BadRequestError('limit: must be at least 1', 'limit');
         // above the maximum the page is cut to the maximum; metadata.limit says so
         limit = Math.min(n, V2_MAX_LIMIT);

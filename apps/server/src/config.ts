@@ -17,8 +17,8 @@ export interface ServiceConfig {
   seedDemo: boolean;
   logLevel: string;
   runWorker: boolean;
-  /** requests per token per minute, shared by all processes; 0 turns the limit off */
-  rateLimitPerMinute: number;
+  /** requests per token per minute, shared by all processes; 0 or absent turns the limit off */
+  rateLimitPerMinute?: number;
   /** webhook delivery settings (WEBHOOK_*); defaults when absent */
   webhooks?: WebhookConfig;
   /** upload limits (UPLOAD_*); defaults when absent */

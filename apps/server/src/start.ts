@@ -63,7 +63,7 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     webhooks,
   });
   const rateLimit =
-    config.rateLimitPerMinute > 0
+    config.rateLimitPerMinute && config.rateLimitPerMinute > 0
       ? await createRateLimit(database.connectionString, {
           perMinute: config.rateLimitPerMinute,
           poolSize: database.mode === 'server' ? 4 : 1,

@@ -30,6 +30,8 @@ export interface SqlRelation {
 /** Builds the SQL of a custom-field condition for one row of the model. */
 export type CustomFieldCompiler = (args: {
   alias: string;
+  /** placeholder holding the environment id */
+  environmentParam: string;
   /** placeholder holding the custom field's name */
   nameParam: string;
   /** turns the value expression into the predicate (placeholders already bound) */
@@ -148,9 +150,10 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
       if (field.type !== 'string' && field.type !== 'id') {
         throw new ListQueryError(parameter, `${parameter}: wildcards apply to text fields only`);
       }
-      // wildcard matches are case-insensitive; exact matches are exact
+      // wildcard matches are case-insensitive; exact matches are exact. lower() LIKE lower()
+      // rather than ILIKE, so an index on (environment_id, lower(col) text_pattern_ops) serves prefixes
       const p = params.add(likePattern(raw));
-      return { build: (v) => `${v} ILIKE ${p}`, negate: false };
+      return { build: (v) => `lower(${v}) LIKE lower(${p})`, negate: false };
     }
     const p = params.add(coerce(field, raw, parameter));
     return { build: (v) => `${v} = ${p}${cast}`, negate: false };
@@ -159,6 +162,12 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
   const p = params.add(coerce(field, raw, parameter));
   const sqlOp = { ge: '>=', gt: '>', le: '<=', lt: '<' }[c.op];
   return { build: (v) => `${v} ${sqlOp} ${p}${cast}`, negate: false };
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+function isRange(op: Comparison['op']): boolean {
+  return op === 'ge' || op === 'gt' || op === 'le' || op === 'lt';
 }
 
 class Compiler {
@@ -217,8 +226,16 @@ class Compiler {
       if (!model.customFields) {
         throw new ListQueryError(parameter, `${parameter}: custom-field filters are not supported on this resource`);
       }
-      const leaf = leafFor({ column: 'value', type: 'string' }, c, this.params, parameter);
-      const sql = model.customFields({ alias, nameParam: this.params.add(rest.join('.')), predicate: leaf.build });
+      // values are stored as text: a range on a number compares numerically (text would put 9 after 10);
+      // ISO dates and date-times compare correctly as text
+      const numeric = isRange(c.op) && NUMBER.test(Array.isArray(c.value) ? (c.value[0] ?? '') : c.value);
+      const leaf = leafFor({ column: 'value', type: numeric ? 'number' : 'string' }, c, this.params, parameter);
+      const sql = model.customFields({
+        alias,
+        environmentParam: this.environmentParam,
+        nameParam: this.params.add(rest.join('.')),
+        predicate: numeric ? (v) => leaf.build(`(CASE WHEN ${v} ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ${v}::numeric END)`) : leaf.build,
+      });
       return { sql, negate: leaf.negate };
     }
     const field = model.fields[head];

@@ -78,7 +78,8 @@ export function scopeToEnvironment(client: PrismaClient, environmentId: string) 
       $allModels: {
         async $allOperations({ model, operation, args, query }) {
           if (UNSCOPED_MODELS.has(model)) return query(args);
-          const a: Plain = isPlain(args) ? { ...args } : {};
+          const raw: unknown = args;
+          const a: Plain = isPlain(raw) ? { ...raw } : {};
           if (WHERE_OPERATIONS.has(operation)) {
             a.where = { ...(isPlain(a.where) ? a.where : {}), environmentId };
           }
@@ -93,7 +94,8 @@ export function scopeToEnvironment(client: PrismaClient, environmentId: string) 
             a.create = stampCreate(a.create, environmentId);
             a.update = stampUpdate(a.update, environmentId);
           }
-          return query(a as typeof args);
+          // the union of every model's argument type is too large to name; the shape is unchanged but for the scope
+          return (query as (args: unknown) => ReturnType<typeof query>)(a);
         },
       },
     },

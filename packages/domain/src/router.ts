@@ -11,6 +11,7 @@ import { documentsResources, documentsRouter, invoiceDocumentResources, invoiceD
 import { timelineResources, timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
+import { customFieldResources, customfieldsRouter } from './customfields/router.js';
 import type { AnyResource } from './shared/resources/definition.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
@@ -28,6 +29,7 @@ export const appRouter = router({
   timeline: timelineRouter,
   upload: uploadsRouter,
   webhooks: webhooksRouter,
+  customfields: customfieldsRouter,
 });
 
 export type AppRouter = typeof appRouter;
@@ -43,6 +45,7 @@ export const resources: AnyResource[] = [
   ...documentsResources,
   ...invoiceDocumentResources,
   ...timelineResources,
+  ...customFieldResources,
 ];
 
 export const createCaller = createCallerFactory(appRouter);

@@ -1,4 +1,5 @@
-import { seedCrmReferenceData } from './crm/reference-data.seed.js';
+import { seedCrmLookups, seedCrmReferenceData } from './crm/reference-data.seed.js';
+import { seedCustomFieldReferenceData } from './customfields/customfields.seed.js';
 import { seedDocumentTypes } from './documents/reference-data.seed.js';
 import type { EnvironmentSeeder } from './shared/environment-seeders.js';
 import { seedCostTypes } from './costs/reference-data.seed.js';
@@ -11,6 +12,8 @@ import { seedMessageTypes } from './timeline/reference-data.seed.js';
 /** Run in order for every new environment; each module appends its own. */
 export const environmentSeeders: EnvironmentSeeder[] = [
   seedCrmReferenceData,
+  seedCrmLookups,
+  seedCustomFieldReferenceData,
   // projects/v3: hour and cost types first, the default services are made of them
   seedHourTypes,
   seedCostTypes,

@@ -22,3 +22,51 @@ export const seedCrmReferenceData: EnvironmentSeeder = async (db) => {
     data: sizes.map((name) => ({ name, id: newEntityId('organizationsize'), environmentId: SCOPED_ENVIRONMENT })),
   });
 };
+
+/** Countries, genders, interests, mailing lists, document types and the main company profile. */
+export const seedCrmLookups: EnvironmentSeeder = async (db) => {
+  const countries = [
+    ['Netherlands', 'NL', 'nl'],
+    ['Belgium', 'BE', 'nl'],
+    ['Germany', 'DE', 'de'],
+    ['France', 'FR', 'fr'],
+    ['United Kingdom', 'GB', 'en'],
+    ['United States', 'US', 'en'],
+    ['Spain', 'ES', 'es'],
+    ['Italy', 'IT', 'it'],
+    ['Luxembourg', 'LU', 'fr'],
+    ['Denmark', 'DK', 'da'],
+  ] as const;
+  await db.country.createMany({
+    data: countries.map(([name, countryCode, languageCode]) => ({
+      id: newEntityId('country'),
+      environmentId: SCOPED_ENVIRONMENT,
+      name,
+      countryCode,
+      languageCode,
+    })),
+  });
+  await db.gender.createMany({
+    data: ['Male', 'Female', 'Unknown'].map((name) => ({ id: newEntityId('gender'), environmentId: SCOPED_ENVIRONMENT, name })),
+  });
+  const interests = [
+    ['Newsletter', 'newsletter'],
+    ['Events', 'events'],
+    ['Webinars', 'webinars'],
+    ['Product updates', 'product_updates'],
+  ] as const;
+  await db.interest.createMany({
+    data: interests.map(([name, apiName]) => ({ id: newEntityId('interest'), environmentId: SCOPED_ENVIRONMENT, name, apiName })),
+  });
+  await db.mailingList.createMany({
+    data: ['Newsletter', 'Customer events'].map((name) => ({
+      id: newEntityId('mailinglist'),
+      environmentId: SCOPED_ENVIRONMENT,
+      name,
+    })),
+  });
+  // document types are seeded by the documents module, which owns them
+  await db.myOrganizationProfile.create({
+    data: { id: newEntityId('myorganizationprofile'), environmentId: SCOPED_ENVIRONMENT, name: 'Main', mainProfile: true },
+  });
+};

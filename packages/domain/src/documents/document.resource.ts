@@ -70,7 +70,8 @@ export const invoiceDocumentResource: ResourceDefinition<DocumentRow> = {
   entityType: 'document',
   module: 'invoices',
   sql: documentSql,
-  scope: { path: 'linked_to.invoice_id', op: 'eq', value: '*' },
+  // invoices/document: only the documents linked to an invoice
+  scope: () => ({ path: 'linked_to.invoice_id', op: 'eq', value: '*' }),
   defaultSort: [{ path: 'created_at', dir: 'asc' }],
   load: async (db, ids) => (await loadDocuments(db, ids)).filter((d) => d.linkedInvoiceId !== null),
   views: { v2: documentV2, v3: documentV3 },

@@ -1,18 +1,56 @@
 import { v2DateTime, v3DateTime } from '../../shared/format.js';
-import type { Db, ResourceDefinition } from '../../shared/resources/definition.js';
+import type { ResourceDefinition } from '../../shared/resources/definition.js';
+import { employeeView, interestView } from '../reference/reference.views.js';
 import { createOrganization } from './create-organization.js';
+import { deleteOrganization } from './delete-organization.js';
+import { loadOrganizations, type OrganizationAddressRow, type OrganizationRow } from './organization.load.js';
+
+export type { OrganizationRow };
 import {
   type CreateOrganizationInput,
   createOrganizationSchema,
   type UpdateOrganizationInput,
   updateOrganizationSchema,
 } from './organization.schema.js';
-import { loadOrganizations, type OrganizationAddressRow, type OrganizationRow } from './organization.load.js';
 import { organizationSql } from './organization.sql.js';
 import { updateOrganization } from './update-organization.js';
 
-async function load(db: Db, ids: string[], environmentId: string): Promise<OrganizationRow[]> {
-  return loadOrganizations(db, environmentId, ids);
+type DebtorSettings = Partial<{
+  provision_method: string | null;
+  provision_contactperson_id: string | null;
+  send_email_email: string | null;
+  cc: string[];
+  attention_to: string | null;
+  attention_to_person_id: string | null;
+  attention_to_fixed: string | null;
+  autocollect: boolean;
+  reminders: boolean;
+  send_email_type: string | null;
+  autosend_subscription_invoice: boolean;
+}>;
+
+/** reference: GetDebtor */
+function debtorView(o: OrganizationRow) {
+  const d = (o.debtorSettings ?? {}) as DebtorSettings;
+  return {
+    payment_term: null,
+    provision_method: d.provision_method ?? null,
+    send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
+    provision_contactperson_id: d.provision_contactperson_id ?? null,
+    send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
+    send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
+    send_email_email: d.send_email_email ?? null,
+    send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
+    cc: d.cc ?? [],
+    attention_to: d.attention_to ?? null,
+    attention_to_person_id: d.attention_to_person_id ?? null,
+    attention_to_fixed: d.attention_to_fixed ?? null,
+    autocollect: d.autocollect ?? o.allowAutocollect,
+    reminders: d.reminders ?? true,
+    send_email_type: d.send_email_type ?? null,
+    autosend_subscription_invoice: d.autosend_subscription_invoice ?? false,
+    invoicetemplate_id: null,
+  };
 }
 
 function v2Address(a: OrganizationAddressRow | undefined) {
@@ -64,22 +102,24 @@ export function organizationV2(o: OrganizationRow): Record<string, unknown> {
     relation_type: o.relationType
       ? { id: o.relationType.id, label: o.relationType.label, color: o.relationType.color, type: o.relationType.type }
       : null,
-    relation_manager: null,
+    relation_manager: o.relationManager ? employeeView(o.relationManager) : null,
     customer_group: null,
     teams: [],
-    debtor: {
-      payment_term: null,
-      send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
-      send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
-      send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
-      send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
-    },
+    debtor: debtorView(o),
     organizationsize: o.organizationSize ? { id: o.organizationSize.id, name: o.organizationSize.name } : null,
     industry: o.industry ? { id: o.industry.id, name: o.industry.name } : null,
-    linked_persons_contacts: [],
-    interests: [],
+    linked_persons_contacts: o.contacts.map((c) => ({
+      id: c.id,
+      person_id: c.personId,
+      is_active: c.isActive,
+      work_function: c.workFunction,
+      work_email: c.workEmail,
+      work_phone: c.workPhone,
+      work_mobile: c.workMobile,
+    })),
+    interests: o.interests.map(interestView),
     accountancy: null,
-    custom_fields: [],
+    custom_fields: o.customFields,
     sbi_codes: [],
     invoice_receiver: o.invoiceReceiver,
     allow_autocollect: o.allowAutocollect,
@@ -131,8 +171,9 @@ export const organizationResource: ResourceDefinition<OrganizationRow, CreateOrg
   module: 'crm',
   sql: organizationSql,
   defaultSort: [{ path: 'created_at', dir: 'asc' }],
-  load,
+  load: loadOrganizations,
   views: { v2: organizationV2, v3: organizationV3 },
   create: { schema: createOrganizationSchema, run: createOrganization },
   update: { schema: updateOrganizationSchema, run: updateOrganization },
+  remove: deleteOrganization,
 };

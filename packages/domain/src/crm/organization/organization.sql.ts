@@ -1,4 +1,8 @@
 import type { SqlModel } from '@bo/db';
+import { addressSql } from '../address.sql.js';
+import { customFieldsFilter } from '../../customfields/custom-field.sql.js';
+import { employeeRefSql } from '../reference/reference.sql.js';
+import { personContactSql } from '../person/person.sql.js';
 
 /** Storage mapping of organizations for the list compiler: v2 field names → columns. */
 export const relationTypeSql: SqlModel = {
@@ -19,20 +23,7 @@ export const namedReferenceSql = (table: string): SqlModel => ({
 export const industrySql = namedReferenceSql('industry');
 export const organizationSizeSql = namedReferenceSql('organization_size');
 
-export const organizationAddressSql: SqlModel = {
-  table: 'organization_address',
-  fields: {
-    id: { column: 'id', type: 'id' },
-    type: { column: 'type', type: 'string' },
-    line_1: { column: 'line_1', type: 'string' },
-    line_2: { column: 'line_2', type: 'string' },
-    postal_code: { column: 'postal_code', type: 'string' },
-    province: { column: 'province', type: 'string' },
-    locality: { column: 'locality', type: 'string' },
-    country_code: { column: 'country_code', type: 'string' },
-    country_id: { column: 'country_id', type: 'id' },
-  },
-};
+export const organizationAddressSql: SqlModel = addressSql('organization_address');
 
 export const organizationSql: SqlModel = {
   table: 'organization',
@@ -78,5 +69,21 @@ export const organizationSql: SqlModel = {
       remote: 'organization_id',
       where: (a) => `${a}.kind = 'postal'`,
     },
+    relation_manager: { model: () => employeeRefSql, kind: 'one', local: 'relation_manager_id', remote: 'id' },
+    interests: { model: () => organizationInterestSql, kind: 'many', local: 'id', remote: 'organization_id' },
+    linked_persons_contacts: {
+      model: () => personContactSql,
+      kind: 'many',
+      local: 'id',
+      remote: 'organization_id',
+      where: (a) => `${a}.is_active`,
+    },
   },
+  customFields: customFieldsFilter('organization'),
+};
+
+/** the link table seen from the organization: `interests.id` */
+const organizationInterestSql: SqlModel = {
+  table: 'organization_interest',
+  fields: { id: { column: 'interest_id', type: 'id' } },
 };

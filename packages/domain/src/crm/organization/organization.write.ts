@@ -2,7 +2,7 @@ import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
 import type { Db } from '../../shared/resources/definition.js';
-import type { AddressInput, UpdateOrganizationInput } from './organization.schema.js';
+import type { AddressInput, DebtorInput, UpdateOrganizationInput } from './organization.schema.js';
 
 /** Column values of the scalar fields a write names; absent fields stay as they are. */
 export function organizationColumns(input: UpdateOrganizationInput) {
@@ -26,11 +26,71 @@ export function organizationColumns(input: UpdateOrganizationInput) {
     bankBic: input.bank_bic,
     relationNumber: input.relation_number,
     isActive: input.is_active,
-    sendInvoiceEmailToContact: input.send_invoice_email_to_contact,
-    sendInvoiceEmailToProjectContact: input.send_invoice_email_to_project_contact,
-    sendInvoiceEmailToFixedEmail: input.send_invoice_email_to_fixed_email,
-    sendInvoiceEmailToCc: input.send_invoice_email_to_cc,
+    sendInvoiceEmailToContact: input.send_invoice_email_to_contact ?? input.debtor?.send_invoice_email_to_contact,
+    sendInvoiceEmailToProjectContact:
+      input.send_invoice_email_to_project_contact ?? input.debtor?.send_invoice_email_to_project_contact,
+    sendInvoiceEmailToFixedEmail: input.send_invoice_email_to_fixed_email ?? input.debtor?.send_invoice_email_to_fixed_email,
+    sendInvoiceEmailToCc: input.send_invoice_email_to_cc ?? input.debtor?.send_invoice_email_to_cc,
+    relationManagerId: ref(input.relation_manager),
   };
+}
+
+/** The debtor settings kept beside the send_* columns; fields not named keep their value. */
+export function debtorSettings(current: unknown, debtor: DebtorInput): Record<string, unknown> | undefined {
+  if (!debtor) return undefined;
+  const {
+    send_invoice_email_to_contact: _a,
+    send_invoice_email_to_project_contact: _b,
+    send_invoice_email_to_fixed_email: _c,
+    send_invoice_email_to_cc: _d,
+    ...rest
+  } = debtor;
+  const base = current && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+  return { ...base, ...rest };
+}
+
+/** The organization's interests become exactly the ones named. */
+export async function writeOrganizationInterests(
+  tx: Db,
+  organizationId: string,
+  interests: UpdateOrganizationInput['interests'],
+) {
+  if (interests === undefined) return;
+  await tx.organizationInterest.deleteMany({ where: { organizationId } });
+  const ids = [...new Set(interests.map((i) => i.id))];
+  if (ids.length) {
+    await tx.organizationInterest.createMany({
+      data: ids.map((interestId) => ({ environmentId: SCOPED_ENVIRONMENT, organizationId, interestId })),
+    });
+  }
+}
+
+/** Links persons as contacts of the organization, or updates the existing links. */
+export async function writeLinkedContacts(
+  tx: Db,
+  organizationId: string,
+  links: UpdateOrganizationInput['linked_persons_contacts'],
+  now: Date,
+) {
+  for (const link of links ?? []) {
+    const values = {
+      workFunction: link.work_function,
+      workEmail: link.work_email,
+      workPhone: link.work_phone,
+      workMobile: link.work_mobile,
+    };
+    await tx.contactPerson.upsert({
+      where: { organizationId_personId: { organizationId, personId: link.person_id } },
+      create: {
+        id: newEntityId('contactperson'),
+        environmentId: SCOPED_ENVIRONMENT,
+        organizationId,
+        personId: link.person_id,
+        ...values,
+      },
+      update: { ...values, updatedAt: now },
+    });
+  }
 }
 
 export async function assertOrganizationReferences(tx: Db, environmentId: string, input: UpdateOrganizationInput) {
@@ -38,6 +98,15 @@ export async function assertOrganizationReferences(tx: Db, environmentId: string
     { path: 'relation_type.id', table: 'relation_type', id: input.relation_type?.id },
     { path: 'industry.id', table: 'industry', id: input.industry?.id },
     { path: 'organizationsize.id', table: 'organization_size', id: input.organizationsize?.id },
+    { path: 'relation_manager.id', table: 'employee', id: input.relation_manager?.id },
+    { path: 'debtor.provision_contactperson_id', table: 'contact_person', id: input.debtor?.provision_contactperson_id },
+    { path: 'debtor.attention_to_person_id', table: 'person', id: input.debtor?.attention_to_person_id },
+    ...(input.interests ?? []).map((i, n) => ({ path: `interests.${n}.id`, table: 'interest', id: i.id })),
+    ...(input.linked_persons_contacts ?? []).map((c, n) => ({
+      path: `linked_persons_contacts.${n}.person_id`,
+      table: 'person',
+      id: c.person_id,
+    })),
   ]);
 }
 

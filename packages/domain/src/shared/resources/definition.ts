@@ -26,15 +26,19 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
   entityType: string;
   module: ModuleName;
   sql: SqlModel;
-  /** rows outside this condition are not part of the resource (e.g. invoices/document: documents of an invoice) */
-  scope?: Condition;
   /** order when a list asks for none */
   defaultSort: SortKey[];
   /** fields v2 returns whatever `select` says (id always) */
   alwaysSelected?: string[];
   /**
-   * loads rows for the given ids, in any order; missing ids are left out. Model
-   * queries on `db` are scoped already; raw SQL must filter on `environmentId` itself.
+   * rows the caller may see at all (e.g. only this model's custom fields, only the
+   * company profiles the user may use); AND-ed into every list and checked on get
+   */
+  scope?: (ctx: UserContext) => Condition;
+  /**
+   * loads rows for the given ids, in any order; missing ids are left out. The
+   * caller's environment is passed for loaders that use raw SQL (the scoped client
+   * only scopes Prisma's model queries); rows of another environment must not load.
    */
   load(db: Db, ids: string[], environmentId: string): Promise<TRow[]>;
   views: {

@@ -1,7 +1,8 @@
 import type { UserContext } from '../../trpc.js';
-import { BusinessRuleError } from '../errors.js';
+import { BusinessRuleError, NotFoundError } from '../errors.js';
 import { recordEvent } from '../events.js';
 import type { AnyResource } from './definition.js';
+import { inScope } from './get-resource.js';
 import { lockRow } from './lock-row.js';
 
 function isForeignKeyViolation(err: unknown): boolean {
@@ -11,6 +12,7 @@ function isForeignKeyViolation(err: unknown): boolean {
 
 /** Deletes a row and records its `deleted` event (id and type) in one transaction. */
 export async function deleteResource(ctx: UserContext, def: AnyResource, id: string): Promise<{ id: string }> {
+  if (!(await inScope(ctx, def, id))) throw new NotFoundError(def.entityType, id);
   try {
     return await ctx.db.$transaction(async (tx) => {
       await lockRow(tx, def, ctx.principal.environmentId, id);

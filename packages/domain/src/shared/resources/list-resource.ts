@@ -16,7 +16,8 @@ export interface ListResult {
  * page's rows (with their relations) loaded in a fixed number of queries.
  */
 export async function listResource(ctx: UserContext, def: AnyResource, input: ListInput): Promise<ListResult> {
-  const where = def.scope ? (input.query.where ? { and: [def.scope, input.query.where] } : def.scope) : input.query.where;
+  const scope = def.scope?.(ctx);
+  const where = scope && input.query.where ? { and: [scope, input.query.where] } : (scope ?? input.query.where);
   const query = { ...input.query, where, orderBy: input.query.orderBy.length ? input.query.orderBy : def.defaultSort };
   let compiled: ReturnType<typeof compileList>;
   try {

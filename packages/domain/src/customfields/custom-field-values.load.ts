@@ -1,0 +1,68 @@
+import type { Db } from '../shared/resources/definition.js';
+import { type CustomFieldRow, customFieldInclude, valueView } from './custom-field.view.js';
+
+export type CustomFieldValueView = ReturnType<typeof valueView>;
+
+/** The custom-field definitions of one model, in display order (Prisma; used by writes). */
+export async function loadDefinitions(db: Db, modelKey: string): Promise<CustomFieldRow[]> {
+  return db.customField.findMany({
+    where: { modelKey },
+    include: customFieldInclude,
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/** The same definitions in one SQL query (reads of every page need them). */
+async function loadDefinitionsForRead(db: Db, environmentId: string, modelKey: string): Promise<CustomFieldRow[]> {
+  return db.$queryRawUnsafe<CustomFieldRow[]>(
+    `SELECT f.id, f.name, f.label, f.position, f.filterable, f.searchable, f.mandatory,
+            json_build_object('type', t.type, 'renderType', t.render_type, 'valueType', t.value_type, 'hasOptions', t.has_options) AS type,
+            CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id, 'name', g.name, 'position', g.position, 'type', g.type,
+                 'model', json_build_object('id', m.id, 'label', m.label)) END AS "group",
+            COALESCE((SELECT json_agg(json_build_object('id', o.id, 'label', o.label, 'value', o.value, 'position', o.position)
+                                      ORDER BY o.position, o.id)
+                        FROM custom_field_option o WHERE o.custom_field_id = f.id AND o.environment_id = $1), '[]'::json) AS options
+       FROM custom_field f
+       JOIN custom_field_type t ON t.id = f.type_id
+       LEFT JOIN custom_field_group g ON g.id = f.group_id
+       LEFT JOIN custom_field_model m ON m.id = g.model_id
+      WHERE f.environment_id = $1 AND f.model_key = $2
+      ORDER BY f.position, f.id`,
+    environmentId,
+    modelKey,
+  );
+}
+
+/**
+ * The v2 `custom_fields` list of every entity of a page, in two queries whatever
+ * the page size: the model's definitions once, the values of all ids at once.
+ * Every defined field is listed; value null when unset.
+ */
+export async function loadCustomFields(
+  db: Db,
+  environmentId: string,
+  modelKey: string,
+  ids: string[],
+): Promise<Map<string, CustomFieldValueView[]>> {
+  const out = new Map<string, CustomFieldValueView[]>();
+  if (ids.length === 0) return out;
+  const definitions = await loadDefinitionsForRead(db, environmentId, modelKey);
+  const values =
+    definitions.length === 0
+      ? []
+      : await db.$queryRawUnsafe<{ entity_id: string; custom_field_id: string; value: string | null }[]>(
+          `SELECT entity_id, custom_field_id, value FROM custom_field_value
+            WHERE environment_id = $1 AND entity_id = ANY($2::text[]) AND custom_field_id = ANY($3::text[])`,
+          environmentId,
+          ids,
+          definitions.map((d) => d.id),
+        );
+  const byKey = new Map(values.map((v) => [`${v.entity_id}\u0000${v.custom_field_id}`, v.value]));
+  for (const id of ids) {
+    out.set(
+      id,
+      definitions.map((d) => valueView(d, byKey.get(`${id}\u0000${d.id}`) ?? null)),
+    );
+  }
+  return out;
+}
