@@ -347,6 +347,15 @@ describe('project.acquisition.approve', () => {
     expect((await acme.v3('GET', `/projectService.get/${svc.id}`)).body).toMatchObject({ phase: 'execution' });
     expectBusinessRule(await acme.v3('POST', '/projectService.acquisition.edit', { id: svc.id, name: 'X' }), 'approved');
     expectBusinessRule(await acme.v3('POST', '/project.acquisition.approve', { projectId: pitch }), 'not in acquisition');
+    // every change is an event: the project and each service it moved
+    const events = await t.db.query<{ type: string; entity_id: string }>(
+      `SELECT type, entity_id FROM event WHERE entity_id = ANY($1) AND type LIKE '%.updated' ORDER BY seq`,
+      [[pitch, svc.id]],
+    );
+    expect(events.map((e) => `${e.type} ${e.entity_id}`)).toEqual([
+      `projectservice.updated ${svc.id}`,
+      `project.updated ${pitch}`,
+    ]);
   });
 
   it('404 for a missing project, 400 malformed, 403 without right', async () => {

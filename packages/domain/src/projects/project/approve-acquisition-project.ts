@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { BusinessRuleError, NotFoundError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import type { UserContext } from '../../trpc.js';
+import { projectServiceResource } from '../service/project-service.resource.js';
+import { loadProjectServices } from '../service/project-service.row.js';
 import { loadProjects, projectV3 } from './project.resource.js';
 import type { ApproveAcquisitionProject, ProjectOutputShape } from './project.v3.schema.js';
 
@@ -22,11 +24,27 @@ export async function approveAcquisitionProject(
       throw new BusinessRuleError(`project ${input.projectId} is not in acquisition; there is nothing to approve`);
     const now = ctx.clock.now();
     await tx.project.update({ where: { id: input.projectId }, data: { phase: 'execution', updatedAt: now } });
-    await tx.projectService.updateMany({
+    const moved = await tx.projectService.findMany({
       where: { projectId: input.projectId, kind: 'acquisition', phase: 'acquisition' },
+      select: { id: true },
+    });
+    await tx.projectService.updateMany({
+      where: { id: { in: moved.map((s) => s.id) } },
       data: { phase: 'execution', updatedAt: now },
     });
-    const [project] = await loadProjects(tx, [input.projectId]);
+    // each moved service changed too: subscribers hear of every one
+    for (const service of await loadProjectServices(
+      tx,
+      moved.map((s) => s.id),
+    )) {
+      await recordEvent(tx, {
+        entityType: projectServiceResource.entityType,
+        entityId: service.id,
+        change: 'updated',
+        data: projectServiceResource.views.v3(service),
+      });
+    }
+    const [project] = await loadProjects(tx, [input.projectId], ctx.principal.environmentId);
     if (!project) throw new NotFoundError('project', input.projectId);
     const shaped = projectV3(project);
     await recordEvent(tx, { entityType: 'project', entityId: project.id, change: 'updated', data: shaped });

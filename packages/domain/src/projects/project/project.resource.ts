@@ -1,4 +1,10 @@
 import { SCOPED_ENVIRONMENT, type Models } from '@bo/db';
+import {
+  type CustomFieldValueView,
+  deleteCustomFieldValues,
+  loadCustomFields,
+  writeCustomFields,
+} from '../../customfields/index.js';
 import { employeeSimpleV2 } from '../../hrm/employee/employee.resource.js';
 import { BusinessRuleError } from '../../shared/errors.js';
 import { v2Date, v2DateTime, v3DateTime } from '../../shared/format.js';
@@ -20,15 +26,22 @@ const include = {
   services: { include: projectServiceInclude, orderBy: { createdAt: 'asc' } },
 } as const;
 
-export type ProjectRow = Models.ProjectModel & {
+type ProjectBase = Models.ProjectModel & {
   projectStatus: Models.ProjectStatusModel | null;
   projectManager: Models.EmployeeModel | null;
   employees: (Models.ProjectEmployeeModel & { employee: Models.EmployeeModel })[];
   services: ProjectServiceRow[];
 };
 
-export function loadProjects(db: Db, ids: string[]): Promise<ProjectRow[]> {
-  return db.project.findMany({ where: { id: { in: ids } }, include });
+export type ProjectRow = ProjectBase & { customFields: CustomFieldValueView[] };
+
+/** A page of projects with their services and custom fields, in a fixed number of queries. */
+export async function loadProjects(db: Db, ids: string[], environmentId: string): Promise<ProjectRow[]> {
+  const [rows, customFields] = await Promise.all([
+    db.project.findMany({ where: { id: { in: ids } }, include }) as Promise<ProjectBase[]>,
+    loadCustomFields(db, environmentId, 'project', ids),
+  ]);
+  return rows.map((r) => ({ ...r, customFields: customFields.get(r.id) ?? [] }));
 }
 
 const projectBudget = (p: ProjectRow) => sumBudgets(p.services.map(serviceBudget));
@@ -58,8 +71,7 @@ export function projectV2(p: ProjectRow): Record<string, unknown> {
     employees: p.employees.map((e) => employeeSimpleV2(e.employee)),
     teams: [],
     budget: budgetV2(projectBudget(p)),
-    // the generic custom-field store is not part of this branch yet
-    custom_fields: [],
+    custom_fields: p.customFields,
     is_reverse_billing: false,
     is_invoice_approval: false,
     copied_from_project: null,
@@ -108,7 +120,7 @@ export function projectV3(p: ProjectRow): ProjectOutputShape {
       status: s.status as 'open' | 'invoiced',
     })),
     budget: projectBudget(p),
-    customFields: [],
+    customFields: p.customFields.map((f) => ({ name: f.name, value: f.value })),
     createdAt: v3DateTime(p.createdAt) as string,
     updatedAt: v3DateTime(p.updatedAt) as string,
   };
@@ -156,6 +168,7 @@ async function createProject(w: WriteContext, input: CreateProjectInput): Promis
       environmentId: SCOPED_ENVIRONMENT,
     },
   });
+  await writeCustomFields(w.tx, 'project', id, input.custom_fields, 'create');
   return id;
 }
 
@@ -168,6 +181,13 @@ async function updateProject(w: WriteContext, id: string, input: UpdateProjectIn
     );
   }
   await w.tx.project.update({ where: { id }, data: { ...(await columns(w, input)), updatedAt: w.now } });
+  await writeCustomFields(w.tx, 'project', id, input.custom_fields, 'update');
+}
+
+/** Custom-field values are keyed by entity id, not by a foreign key: they go with the project. */
+async function deleteProject(w: WriteContext, id: string): Promise<void> {
+  await deleteCustomFieldValues(w.tx, id);
+  await w.tx.project.delete({ where: { id } });
 }
 
 export const projectResource: ResourceDefinition<ProjectRow, CreateProjectInput, UpdateProjectInput> = {
@@ -180,6 +200,7 @@ export const projectResource: ResourceDefinition<ProjectRow, CreateProjectInput,
   views: { v2: projectV2, v3: projectV3 },
   create: { schema: createProjectSchema, run: createProject },
   update: { schema: updateProjectSchema, run: updateProject },
+  remove: deleteProject,
   actions: [
     {
       name: 'planningBudget',

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { customFieldValuesSchema } from '../../customfields/index.js';
 import { dateInput } from '../../shared/numbers.js';
 
 /**
- * v2 write shape of projects/project (reference: PostProject). Custom fields are
- * not stored in this branch (the generic custom-field store is wired later), and
+ * v2 write shape of projects/project (reference: PostProject). `custom_fields`
+ * are `[{name, value}]`, validated against the project custom-field definitions;
  * `phase` (acquisition or execution) is our addition: how a project starts in acquisition.
  */
 const id = z.string().min(1).nullable().optional();
@@ -23,6 +24,7 @@ const fields = {
   end_date: dateInput.nullable().optional(),
   invoice_reference: z.string().max(255).nullable().optional(),
   phase: z.enum(['acquisition', 'execution']).optional(),
+  custom_fields: customFieldValuesSchema,
 };
 
 export const createProjectSchema = z.object({ name: z.string().trim().min(1).max(255), ...fields });

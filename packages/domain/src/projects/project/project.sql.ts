@@ -1,5 +1,6 @@
 import type { SqlModel } from '@bo/db';
 import { organizationSql } from '../../crm/organization/organization.sql.js';
+import { customFieldsFilter } from '../../customfields/custom-field.sql.js';
 
 export const projectStatusSql: SqlModel = {
   table: 'project_status',
@@ -16,6 +17,7 @@ export const projectStatusSql: SqlModel = {
 
 export const projectSql: SqlModel = {
   table: 'project',
+  customFields: customFieldsFilter('project'),
   fields: {
     id: { column: 'id', type: 'id' },
     name: { column: 'name', type: 'string' },

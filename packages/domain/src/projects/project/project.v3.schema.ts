@@ -29,7 +29,7 @@ export const ProjectOutput = z.object({
   ),
   budget: BudgetOutput,
   customFields: z.array(z.object({ name: z.string(), value: z.string().nullable() })).meta({
-    description: 'not wired yet: always empty',
+    description: 'every project custom field, with its value or null',
   }),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
