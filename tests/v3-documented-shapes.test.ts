@@ -20,6 +20,25 @@ afterAll(async () => {
 });
 
 describe('v3 answers match the schemas the OpenAPI document publishes', () => {
+  it('organization.list and organization.get, with and without addresses and references', async () => {
+    const types = await t.db.query<{ id: string }>(
+      `SELECT r.id FROM relation_type r JOIN environment e ON e.id = r.environment_id WHERE e.name = 'acme' LIMIT 1`,
+    );
+    const full = await acme.v2('POST', '/crm/organization', {
+      name: 'Shaped BV',
+      relation_type: { id: types[0]?.id },
+      visiting_address: { line_1: 'Main 1', locality: 'Utrecht' },
+    });
+    await acme.v2('POST', '/crm/organization', { name: 'Bare BV' });
+    const list = await acme.v3('GET', '/organization.list');
+    expect(list.status).toBe(200);
+    const items = (list.body as { items: unknown[] }).items;
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    for (const item of items) matches('Crm.Organization', item);
+    const id = (full.body as { data: { id: string } }).data.id;
+    matches('Crm.Organization', (await acme.v3('GET', `/organization.get/${encodeURIComponent(id)}`)).body);
+  });
+
   it('webhook.create, list, get, edit, the delivery log, resend of a delivered event and delete', async () => {
     const created = await acme.v3('POST', '/webhook.create', { url: receiver.url, events: ['organization.created'] });
     expect(created.status, created.text).toBe(201);

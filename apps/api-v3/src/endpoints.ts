@@ -44,8 +44,17 @@ export type Endpoint = (
 ) & { doc?: EndpointDoc };
 
 export const endpoints: Record<string, Endpoint> = {
-  'organization.list': { kind: 'list', resource: 'crm/organization', filters: { name: 'name' } },
-  'organization.get': { kind: 'get', resource: 'crm/organization' },
+  'organization.list': {
+    kind: 'list',
+    resource: 'crm/organization',
+    filters: { name: 'name' },
+    doc: { summary: 'Organizations, paged', response: 'Crm.Organization', errors: [400, 403] },
+  },
+  'organization.get': {
+    kind: 'get',
+    resource: 'crm/organization',
+    doc: { summary: 'One organization', response: 'Crm.Organization', errors: [403, 404] },
+  },
 
   // projects, project services, employees and invoice draft requests (issue 4)
   'employee.list': {
