@@ -1,4 +1,5 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
 import type { Db } from '../../shared/resources/definition.js';
@@ -72,25 +73,7 @@ export async function writeLinkedContacts(
   links: UpdateOrganizationInput['linked_persons_contacts'],
   now: Date,
 ) {
-  for (const link of links ?? []) {
-    const values = {
-      workFunction: link.work_function,
-      workEmail: link.work_email,
-      workPhone: link.work_phone,
-      workMobile: link.work_mobile,
-    };
-    await tx.contactPerson.upsert({
-      where: { organizationId_personId: { organizationId, personId: link.person_id } },
-      create: {
-        id: newEntityId('contactperson'),
-        environmentId: SCOPED_ENVIRONMENT,
-        organizationId,
-        personId: link.person_id,
-        ...values,
-      },
-      update: { ...values, updatedAt: now },
-    });
-  }
+  for (const link of links ?? []) await upsertContactLink(tx, { ...link, organizationId, personId: link.person_id }, now);
 }
 
 export async function assertOrganizationReferences(tx: Db, environmentId: string, input: UpdateOrganizationInput) {

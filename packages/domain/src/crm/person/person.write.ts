@@ -1,5 +1,6 @@
 import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
 import { ValidationError } from '../../shared/errors.js';
+import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
 import type { Db } from '../../shared/resources/definition.js';
@@ -134,23 +135,5 @@ export async function writeContactLinks(
   links: UpdatePersonInput['linked_as_contact_to_organization'],
   now: Date,
 ) {
-  for (const link of links ?? []) {
-    const values = {
-      workFunction: link.work_function,
-      workEmail: link.work_email,
-      workPhone: link.work_phone,
-      workMobile: link.work_mobile,
-    };
-    await tx.contactPerson.upsert({
-      where: { organizationId_personId: { organizationId: link.organization_id, personId } },
-      create: {
-        id: newEntityId('contactperson'),
-        environmentId: SCOPED_ENVIRONMENT,
-        organizationId: link.organization_id,
-        personId,
-        ...values,
-      },
-      update: { ...values, updatedAt: now },
-    });
-  }
+  for (const link of links ?? []) await upsertContactLink(tx, { ...link, organizationId: link.organization_id, personId }, now);
 }

@@ -1,5 +1,4 @@
 import type { Models } from '@bo/db';
-import { v2DateTime } from '../../shared/format.js';
 
 export function relationTypeView(r: Models.RelationTypeModel) {
   return { id: r.id, label: r.label, color: r.color, type: r.type };
@@ -37,28 +36,8 @@ export function documentTypeView(d: Models.DocumentTypeModel) {
   };
 }
 
-/** reference: Employee, from the fields the HRM table has; the rest null until HRM keeps them. */
-export function employeeView(e: Models.EmployeeModel) {
-  return {
-    id: e.id,
-    person_id: e.personId,
-    name: e.name,
-    bank_account: null,
-    function: null,
-    type: null,
-    employment_status: e.employmentStatus === 'active' ? 'active' : 'inactive',
-    civil_status: null,
-    work_phone: null,
-    work_mobile: null,
-    work_email: e.workEmail,
-    hourly_sales_tariff: null,
-    hourly_cost_tariff: null,
-    avatar: null,
-    created_at: v2DateTime(e.createdAt),
-    updated_at: v2DateTime(e.updatedAt),
-    simplicate_url: null,
-  };
-}
+/** reference: Employee; the view belongs to the HRM module, which owns employees. */
+export { employeeV2 as employeeView } from '../../hrm/employee/employee.view.js';
 
 /** Loads the employees a page refers to, in one query. */
 export async function loadEmployees(

@@ -1,6 +1,7 @@
+import { employeeV2 } from './employee.view.js';
 import { SCOPED_ENVIRONMENT, type Models, type SqlModel } from '@bo/db';
 import { z } from 'zod';
-import { v2DateTime, v3DateTime } from '../../shared/format.js';
+import { v3DateTime } from '../../shared/format.js';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
 import type { Db, ResourceDefinition, WriteContext } from '../../shared/resources/definition.js';
@@ -43,9 +44,7 @@ async function columns({ ctx, tx }: WriteContext, input: UpdateInput) {
 }
 
 /** Reference: GetEmployeeSimple, nested in projects and assignments. */
-export function employeeSimpleV2(e: Models.EmployeeModel) {
-  return { id: e.id, person_id: e.personId, name: e.name };
-}
+export { employeeSimpleV2 } from './employee.view.js';
 
 /** v3 shape of employee.list items. */
 export function employeeV3(e: Models.EmployeeModel): z.infer<typeof employeeV3Schema> {
@@ -70,26 +69,12 @@ export const employeeResource: ResourceDefinition<Models.EmployeeModel, CreateIn
   load: (db: Db, ids: string[]) => db.employee.findMany({ where: { id: { in: ids } } }),
   views: {
     v2: (e) => ({
-      ...employeeSimpleV2(e),
+      ...employeeV2(e),
       is_user: 0,
       teams: [],
       supervisor: null,
       status: null,
       custom_fields: [],
-      bank_account: null,
-      function: e.function,
-      type: null,
-      employment_status: e.employmentStatus,
-      civil_status: null,
-      work_phone: null,
-      work_mobile: null,
-      work_email: e.workEmail,
-      hourly_sales_tariff: null,
-      hourly_cost_tariff: null,
-      avatar: null,
-      created_at: v2DateTime(e.createdAt),
-      updated_at: v2DateTime(e.updatedAt),
-      simplicate_url: null,
     }),
     v3: employeeV3,
   },
