@@ -1,3 +1,4 @@
+import { addressColumns } from '../address.js';
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { newEntityId } from '../../shared/ids.js';
@@ -100,16 +101,7 @@ export async function writeAddress(tx: Db, organizationId: string, kind: 'visiti
     await tx.organizationAddress.deleteMany({ where: { organizationId, kind } });
     return;
   }
-  const values = {
-    type: address.type ?? null,
-    line1: address.line_1 ?? null,
-    line2: address.line_2 ?? null,
-    postalCode: address.postal_code ?? null,
-    province: address.province ?? null,
-    locality: address.locality ?? null,
-    countryCode: address.country_code ?? null,
-    countryId: address.country_id ?? null,
-  };
+  const values = addressColumns(address);
   await tx.organizationAddress.upsert({
     where: { organizationId_kind: { organizationId, kind } },
     create: { id: newEntityId('address'), environmentId: SCOPED_ENVIRONMENT, organizationId, kind, ...values },

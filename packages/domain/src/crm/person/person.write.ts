@@ -1,3 +1,4 @@
+import { addressColumns } from '../address.js';
 import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
 import { ValidationError } from '../../shared/errors.js';
 import { upsertContactLink } from '../contactperson/contactperson.write.js';
@@ -85,16 +86,7 @@ export async function writePersonAddress(tx: Db, personId: string, address: Addr
     await tx.personAddress.deleteMany({ where: { personId } });
     return;
   }
-  const values = {
-    type: address.type ?? null,
-    line1: address.line_1 ?? null,
-    line2: address.line_2 ?? null,
-    postalCode: address.postal_code ?? null,
-    province: address.province ?? null,
-    locality: address.locality ?? null,
-    countryCode: address.country_code ?? null,
-    countryId: address.country_id ?? null,
-  };
+  const values = addressColumns(address);
   await tx.personAddress.upsert({
     where: { personId },
     create: { id: newEntityId('address'), environmentId: SCOPED_ENVIRONMENT, personId, ...values },
