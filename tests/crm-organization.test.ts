@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantSql } from '@bo/db';
 import { createCaller, systemClock } from '@bo/domain';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -153,6 +154,26 @@ describe('tenant isolation', () => {
     expect(rows[0]?.name).toBe('Other Env Org');
     const list = (await acme.v2('GET', '/crm/organization?q[name]=Other*')).body as Envelope<unknown[]>;
     expect(list.data).toEqual([]);
+  });
+
+  it('list pages read through the tenant reader: $1 is always the caller environment, whatever the parameters', async () => {
+    await create(acme, { name: 'Reader Acme Org' });
+    await create(other, { name: 'Reader Other Org' });
+    const [acmeEnv] = await t.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'acme'`);
+    const [otherEnv] = await t.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'other'`);
+    const sql = tenantSql(t.service.database.prisma, acmeEnv?.id as string);
+    // a caller's parameters bind $2…: passing another environment's id cannot replace $1
+    const rows = await sql.read<{ name: string; env: string }>(
+      `SELECT name, environment_id AS env FROM organization WHERE environment_id = $1 AND (name LIKE 'Reader%' OR $2::text IS NOT NULL)`,
+      [otherEnv?.id],
+    );
+    expect(rows.map((r) => r.name)).toContain('Reader Acme Org');
+    expect(rows.every((r) => r.env === acmeEnv?.id)).toBe(true);
+    // the one-statement page (ids joined to rows) keeps to the environment and to the filter
+    const page = (await acme.v2('GET', '/crm/organization?q[name]=Reader*&sort=-name')).body as Envelope<{ name: string }[]>;
+    expect(page.data.map((o) => o.name)).toEqual(['Reader Acme Org']);
+    const otherPage = (await other.v2('GET', '/crm/organization?q[name]=Reader*')).body as Envelope<{ name: string }[]>;
+    expect(otherPage.data.map((o) => o.name)).toEqual(['Reader Other Org']);
   });
 
   it("a reference to another environment's relation type is refused with 400", async () => {

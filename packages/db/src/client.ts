@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export interface ClientOptions {
@@ -8,13 +9,51 @@ export interface ClientOptions {
   onQuery?: (sql: string) => void;
 }
 
+/** Runs one read statement on a client's pool; values come back as `pg` parses them. */
+export type RawRead = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
+// The pool behind each client, so that hot reads can skip Prisma's raw-query layer
+// (about twice the Node CPU of the same statement through pg, measured on a page of 100 rows).
+const rawReads = new WeakMap<PrismaClient, RawRead>();
+
 export function createPrismaClient(connectionString: string, opts: ClientOptions = {}): PrismaClient {
-  const adapter = new PrismaPg({ connectionString, max: opts.max ?? 10 });
-  if (!opts.onQuery) return new PrismaClient({ adapter });
+  // one pool shared by Prisma and the raw reads: the pool size bounds the connections of both
+  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10 });
+  // an idle connection the server closes is dropped by the pool itself; without a listener the
+  // event would be an uncaught exception (Prisma adds its own only once it has connected)
+  pool.on('error', () => {});
+  const adapter = new PrismaPg(pool);
   const onQuery = opts.onQuery;
-  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-  client.$on('query', (e) => onQuery(e.query));
-  return client as unknown as PrismaClient;
+  let client: PrismaClient;
+  if (!onQuery) client = new PrismaClient({ adapter });
+  else {
+    const logged = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+    logged.$on('query', (e) => onQuery(e.query));
+    client = logged as unknown as PrismaClient;
+  }
+  // the pool is ours: end it on disconnect, whether or not Prisma itself ever connected
+  const disconnect = client.$disconnect.bind(client);
+  let ended = false;
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!ended) {
+      ended = true;
+      await pool.end();
+    }
+  };
+  rawReads.set(client, async <T>(sql: string, params: readonly unknown[]) => {
+    onQuery?.(sql);
+    return (await pool.query(sql, params as unknown[])).rows as T[];
+  });
+  return client;
+}
+
+/** The raw read of a client made here; Prisma's own raw query for any other client. */
+export function rawRead(client: PrismaClient): RawRead {
+  return (
+    rawReads.get(client) ??
+    (<T>(sql: string, params: readonly unknown[]) => client.$queryRawUnsafe<T[]>(sql, ...(params as unknown[])))
+  );
 }
 
 export type { PrismaClient };

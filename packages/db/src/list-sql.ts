@@ -58,8 +58,15 @@ export class ListQueryError extends Error {
 }
 
 export interface CompiledList {
+  /** the page's ids in order; $1 is the environment */
   pageSql: string;
   pageParams: unknown[];
+  /**
+   * the page's ORDER BY expressions over the model's table aliased `t` (with the id
+   * tie-breaker, so the order is total): a loader that joins the page back to the
+   * table as `t` restores the page order with it, in the same statement
+   */
+  orderSql: string;
   countSql: string;
   countParams: unknown[];
 }
@@ -307,6 +314,7 @@ export function compileList(model: SqlModel, environmentId: string, query: ListQ
   return {
     pageSql: `SELECT ${alias}."id" AS id FROM ${table} ${alias} WHERE ${whereSql} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${offset}`,
     pageParams: params.values,
+    orderSql: order.join(', '),
     countSql: `SELECT count(*)::int AS count FROM ${table} ${alias} WHERE ${whereSql}`,
     countParams,
   };

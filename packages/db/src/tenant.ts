@@ -1,10 +1,11 @@
-import type { PrismaClient } from './generated/prisma/client.js';
+import { type PrismaClient, rawRead } from './client.js';
 
 /**
  * Tenant scoping, applied in this one place: every model but Environment has an
  * environment_id, and this extension adds the environment to every where clause
  * and every created row (nested creates included), so a use case can never read
- * or write another environment's rows by forgetting a filter.
+ * or write another environment's rows by forgetting a filter. Raw SQL reads go
+ * through `tenantSql` below, which binds the environment as $1 of every statement.
  */
 const UNSCOPED_MODELS = new Set(['Environment']);
 
@@ -111,3 +112,23 @@ export type ScopedTransaction = Parameters<Parameters<ScopedClient['$transaction
  * the field, and the tenant scope overwrites it with the caller's environment.
  */
 export const SCOPED_ENVIRONMENT = '';
+
+/**
+ * Raw SQL reads of one environment, outside Prisma (hot list pages: Prisma's raw-query
+ * layer costs about as much Node CPU again as pg itself). $1 of every statement is
+ * always this environment, bound here and never passed by the caller, so a statement
+ * filters on `environment_id = $1`; `params` bind $2, $3, …
+ * Reads only, and outside transactions: inside one, use the transaction's client.
+ */
+export interface TenantSql {
+  readonly environmentId: string;
+  read<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
+  const read = rawRead(client);
+  return {
+    environmentId,
+    read: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
+  };
+}

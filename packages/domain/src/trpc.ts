@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
-import type { ScopedClient } from '@bo/db';
+import { type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
 import { DomainError, ForbiddenError, REQUIRED_MESSAGE, UnauthenticatedError } from './shared/errors.js';
 import type { DomainContext, UserPrincipal } from './shared/context.js';
 import { scopedDb } from './shared/context.js';
@@ -47,10 +47,12 @@ export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!principal) throw new UnauthenticatedError();
   if (principal.kind !== 'user') throw new ForbiddenError('a user token is required');
   const db: ScopedClient = scopedDb(ctx.prisma, principal.environmentId);
-  return next({ ctx: { ...ctx, principal, db } });
+  const sql = tenantSql(ctx.prisma, principal.environmentId);
+  return next({ ctx: { ...ctx, principal, db, sql } });
 });
 
-export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient };
+/** db: Prisma scoped to the environment; sql: raw reads with the environment bound as $1 (hot list pages). */
+export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient; sql: TenantSql };
 
 export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
   return userProcedure.use(({ ctx, next }) => {

@@ -1,5 +1,6 @@
+import type { TenantSql } from '@bo/db';
 import type { Db } from '../shared/resources/definition.js';
-import { type CustomFieldRow, customFieldInclude, valueView } from './custom-field.view.js';
+import { type CustomFieldRow, customFieldInclude, definitionView, valueView } from './custom-field.view.js';
 
 export type CustomFieldValueView = ReturnType<typeof valueView>;
 
@@ -12,10 +13,8 @@ export async function loadDefinitions(db: Db, modelKey: string): Promise<CustomF
   });
 }
 
-/** The same definitions in one SQL query (reads of every page need them). */
-async function loadDefinitionsForRead(db: Db, environmentId: string, modelKey: string): Promise<CustomFieldRow[]> {
-  return db.$queryRawUnsafe<CustomFieldRow[]>(
-    `SELECT f.id, f.name, f.label, f.position, f.filterable, f.searchable, f.mandatory,
+/** The same definitions in one SQL query (reads of every page need them); $1 environment, $2 model key. */
+const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.filterable, f.searchable, f.mandatory,
             json_build_object('type', t.type, 'renderType', t.render_type, 'valueType', t.value_type, 'hasOptions', t.has_options) AS type,
             CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id, 'name', g.name, 'position', g.position, 'type', g.type,
                  'model', json_build_object('id', m.id, 'label', m.label)) END AS "group",
@@ -27,10 +26,40 @@ async function loadDefinitionsForRead(db: Db, environmentId: string, modelKey: s
        LEFT JOIN custom_field_group g ON g.id = f.group_id
        LEFT JOIN custom_field_model m ON m.id = g.model_id
       WHERE f.environment_id = $1 AND f.model_key = $2
-      ORDER BY f.position, f.id`,
-    environmentId,
-    modelKey,
-  );
+      ORDER BY f.position, f.id`;
+
+export async function loadDefinitionsForRead(db: Db, environmentId: string, modelKey: string): Promise<CustomFieldRow[]> {
+  return db.$queryRawUnsafe<CustomFieldRow[]>(DEFINITIONS_FOR_READ_SQL, environmentId, modelKey);
+}
+
+/** The definitions of one model through the tenant reader (list pages). */
+export async function readDefinitions(sql: TenantSql, modelKey: string): Promise<CustomFieldRow[]> {
+  return sql.read<CustomFieldRow>(DEFINITIONS_FOR_READ_SQL, [modelKey]);
+}
+
+/**
+ * SQL of one entity's custom-field values as a JSON object {custom_field_id: value},
+ * for a loader to select beside the entity's row; `entityId` is the row's id expression.
+ */
+export function customFieldValuesJson(entityId: string, environmentParam = '$1'): string {
+  return `(SELECT json_object_agg(v.custom_field_id, v.value) FROM custom_field_value v
+            WHERE v.environment_id = ${environmentParam} AND v.entity_id = ${entityId})`;
+}
+
+/**
+ * The v2 `custom_fields` list of an entity from its values object (see customFieldValuesJson):
+ * every defined field, value null when unset. The definition part is built once per page.
+ */
+export function customFieldViews(
+  definitions: CustomFieldRow[],
+): (values: Record<string, string | null> | null) => CustomFieldValueView[] {
+  const bases = definitions.map((d) => ({ d, base: definitionView(d) }));
+  return (values) =>
+    bases.map(({ d, base }) => {
+      const value = values?.[d.id] ?? null;
+      const option = value === null ? undefined : d.options.find((o) => o.value === value);
+      return { ...base, value, display_value: value === null ? null : (option?.label ?? value) };
+    });
 }
 
 /**

@@ -20,7 +20,13 @@
  * to a custom-field filter.
  */
 export { customFieldsFilter } from './custom-field.sql.js';
-export { loadCustomFields, type CustomFieldValueView } from './custom-field-values.load.js';
+export {
+  type CustomFieldValueView,
+  customFieldValuesJson,
+  customFieldViews,
+  loadCustomFields,
+  readDefinitions,
+} from './custom-field-values.load.js';
 export {
   customFieldValuesSchema,
   deleteCustomFieldValues,

@@ -3,7 +3,12 @@ import type { ResourceDefinition } from '../../shared/resources/definition.js';
 import { employeeView, interestView } from '../reference/reference.views.js';
 import { createOrganization } from './create-organization.js';
 import { deleteOrganization } from './delete-organization.js';
-import { loadOrganizations, type OrganizationAddressRow, type OrganizationRow } from './organization.load.js';
+import {
+  loadOrganizationPage,
+  loadOrganizations,
+  type OrganizationAddressRow,
+  type OrganizationRow,
+} from './organization.load.js';
 
 export type { OrganizationRow };
 import {
@@ -172,6 +177,7 @@ export const organizationResource: ResourceDefinition<OrganizationRow, CreateOrg
   sql: organizationSql,
   defaultSort: [{ path: 'created_at', dir: 'asc' }],
   load: loadOrganizations,
+  loadPage: loadOrganizationPage,
   views: { v2: organizationV2, v3: organizationV3 },
   create: { schema: createOrganizationSchema, run: createOrganization },
   update: { schema: updateOrganizationSchema, run: updateOrganization },

@@ -1,4 +1,4 @@
-import type { Condition, ScopedTransaction, SortKey, SqlModel } from '@bo/db';
+import type { Condition, ScopedTransaction, SortKey, SqlModel, TenantSql } from '@bo/db';
 import type { z } from 'zod';
 import type { UserContext } from '../../trpc.js';
 import type { ModuleName } from '../rights.js';
@@ -7,6 +7,23 @@ import type { ModuleName } from '../rights.js';
 export type Db = ScopedTransaction;
 
 export type View = 'v2' | 'v3';
+
+/** What a page loader reads with: raw SQL of the caller's environment, and Prisma for the rest. */
+export interface PageContext {
+  sql: TenantSql;
+  db: Db;
+}
+
+/**
+ * A compiled list page for `loadPage`: `ids` selects the page's ids in order (a
+ * sub-query; $1 is the environment, its own parameters follow as $2…, to be passed
+ * on as `params`), and `orderBy` restores that order over the table aliased `t`.
+ */
+export interface PageSource {
+  ids: string;
+  params: unknown[];
+  orderBy: string;
+}
 
 export interface WriteContext {
   ctx: UserContext;
@@ -41,6 +58,11 @@ export interface ResourceDefinition<TRow = unknown, TCreate = unknown, TUpdate =
    * only scopes Prisma's model queries); rows of another environment must not load.
    */
   load(db: Db, ids: string[], environmentId: string): Promise<TRow[]>;
+  /**
+   * optional: a whole list page in one statement, the page's id query joined to the
+   * rows (see PageSource), instead of the ids first and `load` after; rows in page order
+   */
+  loadPage?(ctx: PageContext, page: PageSource): Promise<TRow[]>;
   views: {
     v2(row: TRow): Record<string, unknown>;
     v3(row: TRow): Record<string, unknown>;

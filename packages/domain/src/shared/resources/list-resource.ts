@@ -1,4 +1,4 @@
-import { compileList, ListQueryError } from '@bo/db';
+import { type CompiledList, compileList, ListQueryError } from '@bo/db';
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError } from '../errors.js';
 import type { AnyResource } from './definition.js';
@@ -26,6 +26,24 @@ export async function listResource(ctx: UserContext, def: AnyResource, input: Li
     if (err instanceof ListQueryError) throw new BadRequestError(err.message, err.parameter);
     throw err;
   }
+  if (def.loadPage) {
+    // ids and rows in one statement, the count beside it: one round trip fewer per page,
+    // and both run through the tenant reader ($1 is the environment, bound by it)
+    const [rows, count] = await Promise.all([
+      def.loadPage(ctx, {
+        ids: compiled.pageSql,
+        params: withoutEnvironment(ctx, compiled.pageParams),
+        orderBy: compiled.orderSql,
+      }),
+      query.count ? countRows(ctx, compiled) : null,
+    ]);
+    const items: Record<string, unknown>[] = [];
+    for (const row of rows) {
+      const shaped = def.views[input.view](row);
+      items.push(input.view === 'v2' ? applySelect(shaped, input.select, def.alwaysSelected) : shaped);
+    }
+    return { items, count };
+  }
   const idRows = await ctx.db.$queryRawUnsafe<{ id: string }[]>(compiled.pageSql, ...compiled.pageParams);
   const count = query.count
     ? ((await ctx.db.$queryRawUnsafe<{ count: number }[]>(compiled.countSql, ...compiled.countParams))[0]?.count ?? 0)
@@ -41,4 +59,15 @@ export async function listResource(ctx: UserContext, def: AnyResource, input: Li
     items.push(input.view === 'v2' ? applySelect(shaped, input.select, def.alwaysSelected) : shaped);
   }
   return { items, count };
+}
+
+/** compileList binds the environment as $1; the tenant reader binds it itself. */
+function withoutEnvironment(ctx: UserContext, params: unknown[]): unknown[] {
+  if (params[0] !== ctx.principal.environmentId) throw new Error('a compiled list must bind the environment as $1');
+  return params.slice(1);
+}
+
+async function countRows(ctx: UserContext, compiled: CompiledList): Promise<number> {
+  const rows = await ctx.sql.read<{ count: number }>(compiled.countSql, withoutEnvironment(ctx, compiled.countParams));
+  return rows[0]?.count ?? 0;
 }
