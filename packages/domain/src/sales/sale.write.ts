@@ -42,7 +42,7 @@ export function resolveRelation(current: SaleRelation | null, input: RelationInp
   } else if (person) {
     next = { organizationId: null, personId: person, contactId: input.contact_id ?? null };
   } else {
-    // neither named with a value: keep the current relation (an explicit null cannot leave the sale without one)
+    // neither named with a value: the current relation stays; nulling its only side is refused below
     next = {
       organizationId: org === null ? null : (current?.organizationId ?? null),
       personId: person === null ? null : (current?.personId ?? null),
