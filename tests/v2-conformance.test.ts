@@ -8,7 +8,7 @@ import { type Envelope, list, post, referenceId } from './support/crm.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
 /**
- * Every response of the CRM and custom-field resources, lists and single reads,
+ * Every response of the CRM, custom-field and sales resources, lists and single reads,
  * validated against the reference definition (../shared/reference/v2-contract.json):
  * every field the definition names must be present (null where there is no value),
  * with the definition's type.
@@ -77,7 +77,9 @@ function validatorFor(definition: string): ValidateFunction {
   return v;
 }
 
-const ours = resources.map((r) => r.name).filter((n) => n.startsWith('crm/') || n.startsWith('customfields/'));
+const ours = resources
+  .map((r) => r.name)
+  .filter((n) => n.startsWith('crm/') || n.startsWith('customfields/') || n.startsWith('sales/'));
 
 let t: TestService;
 let api: ApiClient;
@@ -130,7 +132,25 @@ beforeAll(async () => {
     linked_as_contact_to_organization: [{ organization_id: org, work_function: 'Tester' }],
     custom_fields: [{ name: 'born', value: '1990-05-17' }],
   });
-  await post(api, '/crm/person', { family_name: 'Bare' });
+  const bare = await post(api, '/crm/person', { family_name: 'Bare' });
+  // sales: one with everything the shape shows filled in, one bare
+  const saleModel = models.find((m) => m.label === 'Sale')?.id;
+  const saleGroup = await post(api, '/customfields/group', { name: 'Sale group', model: { id: saleModel } });
+  await post(api, '/sales/salescustomfields', { name: 'deal', label: 'Deal', type: 'text', custom_field_group_id: saleGroup });
+  const project = await post(api, '/projects/project', { name: 'Linked project', project_number: 'P-1' });
+  await post(api, '/sales/sales', {
+    subject: 'Conformance sale',
+    organization_id: org,
+    responsible_employee_id: 'employee:conf1',
+    start_date: '2026-01-01',
+    expected_closing_date: '2026-02-01',
+    expected_revenue: 1000.5,
+    chance_to_score: 50,
+    note: 'Note',
+    linked_project_ids: [project],
+    custom_fields: [{ name: 'deal', value: 'big' }],
+  });
+  await post(api, '/sales/sales', { subject: 'Bare sale', person_id: bare });
 });
 afterAll(() => t?.stop());
 

@@ -12,6 +12,7 @@ import { timelineResources, timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { customFieldResources, customfieldsRouter } from './customfields/router.js';
+import { salesResources, salesRouter } from './sales/router.js';
 import type { AnyResource } from './shared/resources/definition.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
@@ -30,6 +31,7 @@ export const appRouter = router({
   upload: uploadsRouter,
   webhooks: webhooksRouter,
   customfields: customfieldsRouter,
+  sales: salesRouter,
 });
 
 export type AppRouter = typeof appRouter;
@@ -46,6 +48,7 @@ export const resources: AnyResource[] = [
   ...invoiceDocumentResources,
   ...timelineResources,
   ...customFieldResources,
+  ...salesResources,
 ];
 
 export const createCaller = createCallerFactory(appRouter);
