@@ -78,5 +78,12 @@ describe('the v3 OpenAPI document', () => {
     expect(res.status).toBe(200);
     expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
     expect(res.text).toContain('/api/v3/docs.json');
+    // the viewer comes from the service itself: the page works with no internet
+    expect(res.text).toContain('/api/v3/docs/standalone.js');
+    expect(res.text).not.toMatch(/<script[^>]+src="https?:/);
+    const script = await anonymous.v3('GET', '/docs/standalone.js');
+    expect(script.status).toBe(200);
+    expect(String(script.headers['content-type'])).toContain('javascript');
+    expect(script.text.length).toBeGreaterThan(100_000);
   });
 });
