@@ -74,7 +74,8 @@ export function createV3Router(opts: V3Options): Router {
   });
   // the viewer's script is served from here, not from a CDN, so the page works with no internet
   app.get('/docs/standalone.js', (_req, res) => {
-    res.type('application/javascript').sendFile(SCALAR_BUNDLE, { maxAge: '1d' });
+    // pnpm keeps packages under node_modules/.pnpm: a dot-folder that sendFile refuses by default
+    res.type('application/javascript').sendFile(SCALAR_BUNDLE, { maxAge: '1d', dotfiles: 'allow' });
   });
   app.get('/docs', (req, res, next) => {
     const render = apiReference({
