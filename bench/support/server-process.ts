@@ -15,9 +15,15 @@ export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
-): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+): Promise<{
+  child: ChildProcess;
+  port: number;
+  /** the server's process.memoryUsage(), after a full GC when `gc` */
+  memoryUsage(gc?: boolean): Promise<NodeJS.MemoryUsage>;
+  stop(): Promise<void>;
+}> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--expose-gc', '--import', 'tsx', 'bench/support/server-probe.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -30,7 +36,7 @@ export async function startServerProcess(
       RATE_LIMIT_PER_MINUTE: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     let out = '';
@@ -43,6 +49,12 @@ export async function startServerProcess(
   return {
     child,
     port,
+    memoryUsage(gc = false) {
+      return new Promise((resolve) => {
+        child.once('message', (m) => resolve((m as { memory: NodeJS.MemoryUsage }).memory));
+        child.send(gc ? 'gc' : 'memory');
+      });
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
