@@ -1,5 +1,7 @@
-import { Agent, createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServerProcess } from './support/server-process.js';
 import { call, createBenchDatabase, createToken, percentile } from './support/setup.js';
 
@@ -10,26 +12,26 @@ import { call, createBenchDatabase, createToken, percentile } from './support/se
  * sent to it directly: one connection each, and over one kept-alive connection,
  * which is how the worker sends them now).
  *
- * The service (API and its in-process worker) runs in a child process, so the
- * load generator and the receiver here do not share its event loop.
+ * The service (API and its in-process worker) runs in a child process, and so
+ * does the receiver, so that neither shares the load generator's event loop.
  */
 const CHANGES = 1000;
 
 export default async function webhooksBench(): Promise<void> {
   const db = await createBenchDatabase();
   const receipts = new Map<string, number>();
-  const receiver = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const at = performance.now();
-      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { data: { id: string } };
-      if (!receipts.has(body.data.id)) receipts.set(body.data.id, at);
-      res.writeHead(200).end();
+  // the subscriber runs in its own process; receipts come back over IPC
+  const receiver = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/receiver-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const rport = await new Promise<number>((resolve) => {
+    receiver.on('message', (m: { port?: number; id?: string; at?: number }) => {
+      if (m.port) resolve(m.port);
+      // the receiver's clock: timeOrigin + now, turned into this process's performance.now()
+      else if (m.id && m.at !== undefined && !receipts.has(m.id)) receipts.set(m.id, m.at - performance.timeOrigin);
     });
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const rport = (receiver.address() as AddressInfo).port;
   const service = await startServerProcess(
     db.url,
     db.dataDir,
@@ -123,7 +125,7 @@ export default async function webhooksBench(): Promise<void> {
     };
 
     console.log(
-      `${CHANGES} organization creates through v2, one loopback subscriber (worker in the service's process, a child process)`,
+      `${CHANGES} organization creates through v2, one loopback subscriber (service and receiver each in a child process)`,
     );
     console.log(
       `  receiver raw rate      ${rawRate.toFixed(0).padStart(5)} requests/s (sequential POSTs, a new connection each)`,
@@ -136,8 +138,9 @@ export default async function webhooksBench(): Promise<void> {
     console.log(`  target p99 < 500 ms at 100 changes/s: ${p99 < 500 ? 'OK' : 'MISSED'}`);
   } finally {
     await service.stop();
-    receiver.closeAllConnections();
-    await new Promise((r) => receiver.close(r));
+    const gone = new Promise((r) => receiver.once('exit', r));
+    receiver.disconnect();
+    await gone;
     await db.drop();
   }
 }

@@ -21,6 +21,8 @@ import type { WorkerLoop } from '../handlers.js';
  */
 /** deliveries of one subscription claimed at once (a lease each, renewed at every step) */
 const RUN_SIZE = 100;
+/** events fanned out per dispatcher round */
+const DISPATCH_BATCH = 1000;
 
 export const webhookDeliveryLoop: WorkerLoop = {
   name: 'webhooks.delivery',
@@ -93,7 +95,10 @@ export const webhookDeliveryLoop: WorkerLoop = {
       while (!stopping) {
         let busy = false;
         try {
-          if ((await dispatchEvents(ctx.prisma)) > 0) busy = true;
+          // only a full batch means more is waiting: a few new events are claimed just below
+          // (or picked up by the run of a subscription in flight), so the loop naps rather
+          // than spinning on the dispatcher's statements while events trickle in
+          if ((await dispatchEvents(ctx.prisma, { batchSize: DISPATCH_BATCH })) >= DISPATCH_BATCH) busy = true;
           const free = config.concurrency - inFlight.size;
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
           for (const d of claimed) {
