@@ -1,55 +1,29 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { processMemory, startServerProcess } from './support/server-process.js';
 import { call, createBenchDatabase, createToken } from './support/setup.js';
 
 /**
  * (a) A 200 MB upload in 500 kB (encoded) chunks through v2, against a raw
- * write of the same bytes to the same disk; and the server's peak RSS (VmHWM
- * of its own process) beside its idle RSS.
+ * write of the same bytes to the same disk; and the server's peak RSS beside
+ * its idle RSS. The server runs in a child process (the load generator's memory
+ * does not count); its RSS is sampled from /proc every 20 ms, and its V8 heap in
+ * use is shown beside it, with the RSS after a forced full GC at the end, so
+ * that growth that is only uncollected garbage can be told from live memory.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILE_SIZE = 200 * 1024 * 1024;
 const CHUNK = 384_000; // 512,000 characters of base64: the chunk limit
 
-async function memory(pid: number): Promise<{ rss: number; hwm: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-
-async function startServer(url: string, dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SEED_DEMO: 'false',
-      RUN_WORKER: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Business operations service on')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-  return { child, port };
-}
-
 export default async function uploadsBench(): Promise<void> {
   const db = await createBenchDatabase();
-  const { child, port } = await startServer(db.url, db.dataDir);
+  const server = await startServerProcess(
+    db.url,
+    db.dataDir,
+    { RUN_WORKER: 'false' },
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  );
+  const { child, port } = server;
   try {
     const token = await createToken(db.url, 'bench');
     const headers = { 'authentication-key': token.key, 'authentication-secret': token.secret };
@@ -76,17 +50,29 @@ export default async function uploadsBench(): Promise<void> {
     // warm up, then read the idle RSS
     await call(port, host, headers, 'GET', '/api/v2/documents/documenttype');
     await new Promise((r) => setTimeout(r, 500));
-    const idle = await memory(child.pid as number);
+    const idle = await processMemory(child.pid as number);
+    const idleHeap = (await server.memoryUsage()).heapUsed;
 
     // sample the server's RSS while it works: the peak of this upload, not of its start-up
     let peak = idle.rss;
+    let peakHeap = idleHeap;
+    let ticks = 0;
     const sampler = setInterval(() => {
-      memory(child.pid as number).then(
+      processMemory(child.pid as number).then(
         (m) => {
           peak = Math.max(peak, m.rss);
         },
         () => {},
       );
+      // the heap through IPC, less often: it is a message to the server's event loop
+      ticks += 1;
+      if (ticks % 10 === 0)
+        server.memoryUsage().then(
+          (m) => {
+            peakHeap = Math.max(peakHeap, m.heapUsed);
+          },
+          () => {},
+        );
     }, 20);
     const started = performance.now();
     const { body } = await call(port, host, headers, 'POST', '/api/v2/upload/chunked', {
@@ -104,8 +90,9 @@ export default async function uploadsBench(): Promise<void> {
     }
     const uploadSeconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    peak = Math.max(peak, (await memory(child.pid as number)).rss);
+    peak = Math.max(peak, (await processMemory(child.pid as number)).rss);
     if (state !== 'done') throw new Error('the upload did not finish');
+    const afterGc = await server.memoryUsage(true);
 
     const mb = FILE_SIZE / 1024 / 1024;
     const growth = (peak - idle.rss) / 1024 / 1024;
@@ -116,9 +103,13 @@ export default async function uploadsBench(): Promise<void> {
     console.log(`  server RSS idle:   ${(idle.rss / 1024 / 1024).toFixed(1)} MB`);
     console.log(`  server RSS peak:   ${(peak / 1024 / 1024).toFixed(1)} MB (sampled every 20 ms during the upload)`);
     console.log(`  growth:            ${growth.toFixed(1)} MB (target: under 64 MB) ${growth < 64 ? 'OK' : 'OVER'}`);
+    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+    console.log(`  V8 heap in use:    idle ${mib(idleHeap)} MB, peak sampled ${mib(peakHeap)} MB (every 200 ms)`);
+    console.log(
+      `  after a full GC:   RSS ${mib(afterGc.rss)} MB, heap in use ${mib(afterGc.heapUsed)} MB, external + array buffers ${mib(afterGc.external)} MB`,
+    );
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await server.stop();
     await db.drop();
   }
 }

@@ -103,6 +103,27 @@ describe('worker faults (separate worker processes on the PostgreSQL server)', (
     }
   });
 
+  it('a backlog longer than one claimed run reaches one subscription in order, each event exactly once, with two workers', async () => {
+    const r = await receiver();
+    const sub = await subscribe(r.url);
+    // the backlog builds while no worker runs: 120 events, more than one run of 100
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i += 1) ids.push(await createOrganization(`Backlog ${i}`));
+    await Promise.all([worker(), worker()]);
+    await waitFor(() => r.received.length >= 120, 30_000, '120 deliveries');
+    await sleep(500);
+    expect(r.received.map((x) => x.body.data.id)).toEqual(ids);
+    expect(new Set(r.received.map((x) => x.headers['x-webhook-id'])).size).toBe(120);
+    const rows = await t.db.query<{ status: string; attempts: number; n: number }>(
+      `SELECT d.status, d.attempts, (SELECT count(*)::int FROM webhook_attempt a WHERE a.delivery_id = d.id) AS n
+       FROM webhook_delivery d WHERE d.subscription_id = $1`,
+      [sub],
+    );
+    expect(rows).toHaveLength(120);
+    // every delivery succeeded at its first attempt, with one attempt logged and no lease left behind
+    expect(rows.every((x) => x.status === 'succeeded' && x.attempts === 1 && x.n === 1)).toBe(true);
+  }, 90_000);
+
   it('SIGTERM finishes the delivery in flight and exits', async () => {
     const r = await receiver(() => ({ status: 200, delayMs: 800 }));
     await subscribe(r.url);

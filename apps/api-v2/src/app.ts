@@ -28,6 +28,8 @@ export interface V2Options {
   rateLimit?: RateLimiter;
   /** extra routes mounted after authentication (uploads, documents, …) */
   extend?: (router: Router, helpers: V2Helpers) => void;
+  /** requests whose JSON body the route reads itself (a chunk upload), so it is not parsed here */
+  ownBody?: (req: Request) => boolean;
 }
 
 export interface V2Helpers {
@@ -128,7 +130,8 @@ export function createV2Router(opts: V2Options): Router {
     }
     next();
   });
-  app.use(express.json({ limit: '1mb', strict: false }));
+  const json = express.json({ limit: '1mb', strict: false });
+  app.use((req, res, next) => (opts.ownBody?.(req) ? next() : json(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     const body: unknown = req.body;

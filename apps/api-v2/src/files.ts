@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { BadRequestError } from '@bo/domain';
 import type { V2Helpers } from './app.js';
+import { readChunkBody } from './chunk-body.js';
 
 type Procedure = (input: unknown) => Promise<unknown>;
 
@@ -22,6 +23,11 @@ function contentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+/** PUT /upload/chunked/{id} reads its own body (V2Options.ownBody) */
+export function readsOwnBody(req: Request): boolean {
+  return req.method === 'PUT' && /^\/upload\/chunked\/[^/]+\/?$/.test(req.path);
+}
+
 /**
  * v2 routes that are not generic resources: chunked uploads, the download of a
  * document's file, and PUT documents/externaldocument with the id in the body.
@@ -32,7 +38,13 @@ export function mountFileRoutes(app: Router, h: V2Helpers): void {
     h.sendData(res, await at(h.caller(req), 'upload.chunked.start')(body(req)));
   });
   app.put('/upload/chunked/:id', async (req, res) => {
-    h.sendData(res, await at(h.caller(req), 'upload.chunked.put')({ ...body(req), id: req.params.id }));
+    // read here, not by express.json: the chunk stays bytes (see chunk-body.ts)
+    const own = await readChunkBody(req);
+    try {
+      h.sendData(res, await at(h.caller(req), 'upload.chunked.put')({ ...own.members, id: req.params.id }));
+    } finally {
+      own.release();
+    }
   });
   app.get('/upload/chunked/:id', async (req, res) => {
     h.sendData(res, await at(h.caller(req), 'upload.chunked.get')({ id: req.params.id }));

@@ -23,7 +23,7 @@ export interface HttpAppOptions {
   clock?: Clock;
   services?: DomainServices;
   rateLimit?: RateLimit | null;
-  v2?: Pick<V2Options, 'extend'>;
+  v2?: Pick<V2Options, 'extend' | 'ownBody'>;
   v3?: Pick<V3Options, 'endpoints'>;
 }
 

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type Database, FilesystemStorage, openDatabase } from '@bo/db';
-import { mountFileRoutes } from '@bo/api-v2';
+import { mountFileRoutes, readsOwnBody } from '@bo/api-v2';
 import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
 import type { Clock } from '@bo/domain';
@@ -76,7 +76,7 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     trustProxy: config.trustProxy,
     clock: extra.clock,
     services: { jobs: worker.jobs, storage, uploads, webhooks },
-    v2: { extend: mountFileRoutes },
+    v2: { extend: mountFileRoutes, ownBody: readsOwnBody },
   });
   const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
   const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);

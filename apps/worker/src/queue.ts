@@ -8,6 +8,10 @@ export function createBoss(connectionString: string, opts: { max?: number; sched
     max: opts.max ?? 4,
     schedule: opts.schedule ?? false,
     supervise: opts.schedule ?? false,
+    // pg-boss 11.0.0 never defaults this one: left out, its supervision timer is
+    // setInterval(…, NaN), i.e. every millisecond, and the queue maintenance queries
+    // ran back to back (about 1,000 statements a second on an idle worker)
+    superviseIntervalSeconds: 60,
     application_name: 'bizops-worker',
   });
 }

@@ -1,8 +1,12 @@
 import {
+  attemptDelivery,
   type ClaimedDelivery,
   claimDeliveries,
-  claimNextOfSubscription,
-  sendDelivery,
+  claimRunOfSubscription,
+  DeliveryConnections,
+  type RunRest,
+  recordDelivery,
+  runContinues,
 } from '@bo/domain/webhooks/deliver-webhook';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
@@ -15,6 +19,11 @@ import type { WorkerLoop } from '../handlers.js';
  * next event of that subscription follows without waiting for a poll.
  * stop() sends nothing new and waits for the deliveries in flight.
  */
+/** deliveries of one subscription claimed at once (a lease each, renewed at every step) */
+const RUN_SIZE = 100;
+/** events fanned out per dispatcher round */
+const DISPATCH_BATCH = 1000;
+
 export const webhookDeliveryLoop: WorkerLoop = {
   name: 'webhooks.delivery',
   start(ctx) {
@@ -22,6 +31,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
     // a lease outlives the request's time-out, so only a dead worker loses one
     const leaseMs = config.timeoutMs * 2 + 1_000;
     const inFlight = new Set<Promise<unknown>>();
+    const connections = new DeliveryConnections();
     let stopping = false;
     let wake: (() => void) | null = null;
     const nap = (ms: number) =>
@@ -35,13 +45,49 @@ export const webhookDeliveryLoop: WorkerLoop = {
         wake = done;
       });
 
-    // one subscription's deliveries, one after another, until one fails or none is due
+    // One subscription's deliveries, one after another, until one fails or none is due.
+    // After a success the rest of its backlog is claimed in runs of up to RUN_SIZE under
+    // one claim. The record of an attempt (one statement) overlaps the next POST: sends
+    // stay strictly one after another, records are written in order, one at a time, and
+    // the run's next claim waits for the last record. A crash before a record is written
+    // only means that delivery is sent again (at least once, the same X-Webhook-Id).
+    // The run's leases are renewed with a record once a quarter of the lease has passed;
+    // one attempt lasts at most timeoutMs, so a quarter + timeoutMs + a record stays well
+    // inside the lease of 2 × timeoutMs + 1 s.
     const drain = async (first: ClaimedDelivery) => {
-      let d: ClaimedDelivery | null = first;
-      while (d) {
-        const result = await sendDelivery(ctx.prisma, config, d);
-        if (result.error !== null || stopping) return;
-        d = await claimNextOfSubscription(ctx.prisma, d.subscriptionId, leaseMs);
+      let run: ClaimedDelivery[] = [first];
+      let recording: Promise<void> = Promise.resolve();
+      try {
+        while (run.length > 0) {
+          let renewedAt = performance.now();
+          for (let i = 0; i < run.length; i += 1) {
+            const d = run[i] as ClaimedDelivery;
+            const renew = performance.now() - renewedAt >= leaseMs / 4;
+            if (renew) renewedAt = performance.now();
+            const rest: RunRest = {
+              following: run.slice(i + 1),
+              leaseMs,
+              renew,
+              connections,
+              keepGoing: () => !stopping,
+            };
+            const outcome = await attemptDelivery(config, d, connections);
+            const continues = runContinues(outcome, rest);
+            await recording;
+            recording = recordDelivery(ctx.prisma, config, d, outcome, continues, rest);
+            // handled where it is awaited (next step or the end); never an unhandled rejection meanwhile
+            recording.catch(() => {});
+            const next = rest.following[0];
+            if (continues && next) next.attempt += 1;
+            if (!continues) break;
+          }
+          await recording;
+          if (stopping) return;
+          run = await claimRunOfSubscription(ctx.prisma, first.subscriptionId, leaseMs, RUN_SIZE);
+        }
+      } finally {
+        // a stopping worker (SIGTERM) waits for this: the delivery in flight is recorded
+        await recording;
       }
     };
 
@@ -49,7 +95,10 @@ export const webhookDeliveryLoop: WorkerLoop = {
       while (!stopping) {
         let busy = false;
         try {
-          if ((await dispatchEvents(ctx.prisma)) > 0) busy = true;
+          // only a full batch means more is waiting: a few new events are claimed just below
+          // (or picked up by the run of a subscription in flight), so the loop naps rather
+          // than spinning on the dispatcher's statements while events trickle in
+          if ((await dispatchEvents(ctx.prisma, { batchSize: DISPATCH_BATCH })) >= DISPATCH_BATCH) busy = true;
           const free = config.concurrency - inFlight.size;
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
           for (const d of claimed) {
@@ -76,6 +125,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
         wake?.();
         await loop;
         await Promise.allSettled([...inFlight]);
+        connections.close();
       },
     };
   },

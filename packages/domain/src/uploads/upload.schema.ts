@@ -22,7 +22,8 @@ export type StartUploadInput = z.infer<typeof startUploadSchema>;
 
 export const putChunkSchema = z.strictObject({
   id: z.string().min(1),
-  chunk: z.string(),
+  /** base64 text: a string, or the bytes of the text (so a large chunk need not become a string) */
+  chunk: z.union([z.string(), z.instanceof(Uint8Array)]),
   /** optional: the byte offset the client believes this chunk starts at (see README, resuming) */
   pointer: z.number().int().min(0).optional(),
   /** optional: hex SHA-256 of the decoded chunk */

@@ -9,14 +9,20 @@ import type { PrismaClient } from '@bo/db';
  * waits for every transaction that is inserting events to end (and holds new
  * ones back for a moment), so every seq up to the max read under it is final:
  * committed or rolled back. The lock is released at once; the fan-out of
- * (cursor, horizon] runs in a second transaction that holds the cursor row
- * (SKIP LOCKED: one dispatcher at a time, others move on to deliveries).
+ * (cursor, horizon] is one statement that holds the cursor row (SKIP LOCKED:
+ * one dispatcher at a time, others move on to deliveries), so it commits the
+ * deliveries and the new cursor together, in one round trip.
  */
+const cursorEnsured = new WeakSet<object>();
+
 export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: number } = {}): Promise<number> {
   const batchSize = opts.batchSize ?? 1000;
-  await prisma.$executeRawUnsafe(
-    `INSERT INTO webhook_dispatch_cursor (id, last_seq, updated_at) VALUES (1, 0, now()) ON CONFLICT (id) DO NOTHING`,
-  );
+  if (!cursorEnsured.has(prisma)) {
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO webhook_dispatch_cursor (id, last_seq, updated_at) VALUES (1, 0, now()) ON CONFLICT (id) DO NOTHING`,
+    );
+    cursorEnsured.add(prisma);
+  }
   // cheap check first, so that an idle dispatcher takes no lock
   const [peek] = await prisma.$queryRawUnsafe<{ behind: boolean }[]>(
     `SELECT coalesce((SELECT max(seq) FROM event), 0) > (SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1) AS behind`,
@@ -37,35 +43,31 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
     throw err;
   }
 
-  return prisma.$transaction(async (tx) => {
-    const [cursor] = await tx.$queryRawUnsafe<{ last_seq: string }[]>(
-      `SELECT last_seq::text AS last_seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`,
-    );
-    if (!cursor) return 0;
-    const from = BigInt(cursor.last_seq);
-    const h = BigInt(horizon);
-    if (h <= from) return 0;
-    const upto = h - from > BigInt(batchSize) ? from + BigInt(batchSize) : h;
-    await tx.$executeRawUnsafe(
-      `INSERT INTO webhook_delivery
+  const [moved] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+    `WITH cursor AS (
+       SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED
+     ), span AS (
+       SELECT last_seq AS from_seq, least($1::bigint, last_seq + $2::bigint) AS upto
+       FROM cursor WHERE $1::bigint > last_seq
+     ), fanned AS (
+       INSERT INTO webhook_delivery
          (id, environment_id, subscription_id, event_id, event_seq, event_type, status, attempts,
           next_attempt_at, retry_from, created_at, updated_at)
        SELECT gen_random_uuid(), e.environment_id, s.id, e.id, e.seq, e.type, 'pending', 0, now(), now(), now(), now()
-       FROM event e
+       FROM span
+       JOIN event e ON e.seq > span.from_seq AND e.seq <= span.upto
        JOIN webhook_subscription s
          ON s.environment_id = e.environment_id
         AND s.is_active
         AND s.created_at <= e.occurred_at
         AND s.events && ARRAY['*', e.type, e.entity_type || '.*']
-       WHERE e.seq > $1::bigint AND e.seq <= $2::bigint
-       ON CONFLICT (subscription_id, event_id) DO NOTHING`,
-      from.toString(),
-      upto.toString(),
-    );
-    await tx.$executeRawUnsafe(
-      `UPDATE webhook_dispatch_cursor SET last_seq = $1::bigint, updated_at = now() WHERE id = 1`,
-      upto.toString(),
-    );
-    return Number(upto - from);
-  });
+       ON CONFLICT (subscription_id, event_id) DO NOTHING
+     )
+     UPDATE webhook_dispatch_cursor c SET last_seq = span.upto, updated_at = now()
+     FROM span WHERE c.id = 1
+     RETURNING (span.upto - span.from_seq)::int AS n`,
+    horizon,
+    batchSize,
+  );
+  return moved?.n ?? 0;
 }
