@@ -9,7 +9,7 @@ export async function loadDefinitions(db: Db, modelKey: string): Promise<CustomF
   return db.customField.findMany({
     where: { modelKey },
     include: customFieldInclude,
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+    orderBy: [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
   });
 }
 
@@ -26,7 +26,7 @@ const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.fi
        LEFT JOIN custom_field_group g ON g.id = f.group_id
        LEFT JOIN custom_field_model m ON m.id = g.model_id
       WHERE f.environment_id = $1 AND f.model_key = $2
-      ORDER BY f.position, f.id`;
+      ORDER BY f.position, f.created_at, f.id`;
 
 export async function loadDefinitionsForRead(db: Db, environmentId: string, modelKey: string): Promise<CustomFieldRow[]> {
   return db.$queryRawUnsafe<CustomFieldRow[]>(DEFINITIONS_FOR_READ_SQL, environmentId, modelKey);

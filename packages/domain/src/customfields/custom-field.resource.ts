@@ -27,7 +27,11 @@ export function customFieldDefinitionResource(
     module,
     sql: customFieldSql,
     scope: () => ({ path: 'model_key', op: 'eq', value: modelKey }),
-    defaultSort: [{ path: 'position', dir: 'asc' }],
+    // equal positions keep the order in which fields were defined (ids are random)
+    defaultSort: [
+      { path: 'position', dir: 'asc' },
+      { path: 'created_at', dir: 'asc' },
+    ],
     load: (db, ids) => db.customField.findMany({ where: { id: { in: ids } }, include: customFieldInclude }),
     views: { v2: definitionView, v3: definitionView },
     create: { schema: createCustomFieldSchema, run: (w, input) => createCustomField(w, modelKey, input) },
