@@ -29,6 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = databaseUrl(name);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {});
   return {
     name,
     url,
@@ -39,6 +40,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await pool.end();
       const c = new pg.Client({ connectionString: adminUrl() });
       await c.connect();
+      // pools report ended before their sockets close: let them go rather than kill them
+      // (a killed connection that is still closing raises an error nobody listens to)
+      for (let i = 0; i < 40; i += 1) {
+        const open = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (open.rows[0]?.n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();
     },

@@ -23,6 +23,8 @@ export async function createRateLimit(
   opts: { perMinute: number; poolSize: number },
 ): Promise<RateLimit> {
   const pool = new pg.Pool({ connectionString, max: opts.poolSize, application_name: 'bizops-rate-limit' });
+  // an idle connection the server closes is replaced by the pool; unheard, the event would crash the process
+  pool.on('error', () => {});
   await pool.query(`CREATE SCHEMA IF NOT EXISTS rate_limit;
     CREATE UNLOGGED TABLE IF NOT EXISTS rate_limit.counter (
       key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
