@@ -305,8 +305,10 @@ describe('one page, a fixed number of queries', () => {
       const count = async (limit: number) => {
         queries.length = 0;
         const result = await caller.crm.organization.list({
-          query: { orderBy: [{ path: 'name', dir: 'asc' }], offset: 0, limit, count: true },
-          view: 'v2',
+          orderBy: [{ path: 'name', dir: 'asc' }],
+          offset: 0,
+          limit,
+          count: true,
         });
         expect(result.items).toHaveLength(limit);
         expect(result.count).toBe(60);

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCaller, systemClock } from '@bo/domain';
+import { endpoints as v3Endpoints } from '@bo/api-v3';
 import { Receiver, sleep, waitFor } from './support/receiver.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -19,6 +21,17 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));
   await t?.stop();
 });
+
+/** An organization as the domain's output schema gives it, in JSON. */
+async function domainOrganization(id: string): Promise<unknown> {
+  const principal = await t.system.auth.authenticate({
+    environment: 'acme',
+    key: acme.token?.key ?? null,
+    secret: acme.token?.secret ?? null,
+  });
+  const caller = createCaller({ prisma: t.service.database.prisma, principal, clock: systemClock });
+  return JSON.parse(JSON.stringify(await caller.crm.organization.get({ id })));
+}
 
 async function receiver(reply?: ConstructorParameters<typeof Receiver>[0]): Promise<Receiver> {
   const r = await new Receiver(reply).start();
@@ -116,9 +129,28 @@ describe('delivery', () => {
     expect(got.headers['x-webhook-signature']).toBe(expected);
     expect(got.headers['x-webhook-id']).toBe(got.body.id);
     expect(got.headers['x-webhook-environment']).toBe('acme.localhost');
-    // the same entity as v3 shows it
-    const v3 = await acme.v3('GET', `/organization.get/${encodeURIComponent(id)}`);
-    expect(got.body.data).toEqual(v3.body);
+    // the entity as the domain declares it (its output schema), not a wire view of it
+    expect(got.body.data).toEqual(await domainOrganization(id));
+  });
+
+  it('a change of a v3 shape does not change a webhook payload: events carry the domain entity', async () => {
+    const r = await receiver();
+    await subscribe(r.url, ['organization.created']);
+    const endpoint = v3Endpoints['organization.get'];
+    if (endpoint?.kind !== 'get') throw new Error('organization.get is an entity query');
+    const original = endpoint.map;
+    // the v3 adapter's shape of an organization changes: a renamed field, a dropped one
+    endpoint.map = (o: { id: string; name: string }) => ({ id: o.id, title: o.name });
+    try {
+      const id = await createOrganization('Shape Change Org');
+      const got = await waitFor(() => r.ofType('organization.created').find((x) => x.body.data.id === id), 10_000, 'delivery');
+      const v3 = await acme.v3('GET', `/organization.get/${encodeURIComponent(id)}`);
+      expect(v3.body).toEqual({ id, title: 'Shape Change Org' });
+      expect(got.body.data).toEqual(await domainOrganization(id));
+      expect(got.body.data).toMatchObject({ id, name: 'Shape Change Org', cocCode: null, debtor: expect.any(Object) });
+    } finally {
+      endpoint.map = original;
+    }
   });
 
   it('changes through v2, v3-visible tRPC and deletes all emit <entity>.created|updated|deleted; a deletion carries its id and type', async () => {

@@ -13,6 +13,8 @@ import {
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { parseListParams } from './query-language.js';
+import { mountV2Resource } from './resources/mount.js';
+import { v2Resources } from './resources/index.js';
 
 export type RateLimiter = (
   key: string,
@@ -64,7 +66,7 @@ function isSecure(req: Request, trustProxy: boolean): boolean {
   return Boolean((req.socket as { encrypted?: boolean }).encrypted);
 }
 
-function rawQuery(req: Request): string {
+export function rawQuery(req: Request): string {
   const i = req.originalUrl.indexOf('?');
   return i === -1 ? '' : req.originalUrl.slice(i + 1);
 }
@@ -147,6 +149,8 @@ export function createV2Router(opts: V2Options): Router {
     sendData,
   };
   opts.extend?.(app, helpers);
+
+  for (const resource of v2Resources) mountV2Resource(app, resource, bodyObject);
 
   for (const def of resources) {
     const base = `/${def.name}`;

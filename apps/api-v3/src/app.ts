@@ -8,7 +8,7 @@ import {
   NotFoundError,
   UnauthenticatedError,
 } from '@bo/domain';
-import { type Endpoint, endpoints as defaultEndpoints } from './endpoints.js';
+import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import { parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
 import { createRequire } from 'node:module';
@@ -135,7 +135,10 @@ export function createV3Router(opts: V3Options): Router {
       res.setHeader('Allow', 'POST');
       return sendProblem(req, res, problem(405, `${name} is a command: use POST.`));
     }
-    const needsId = endpoint.kind === 'get' || ((endpoint.kind === 'query' || endpoint.kind === 'command') && endpoint.withId);
+    const needsId =
+      endpoint.kind === 'get' ||
+      endpoint.kind === 'resourceGet' ||
+      ((endpoint.kind === 'query' || endpoint.kind === 'command') && endpoint.withId);
     if (needsId && !id) return sendProblem(req, res, problem(404, `${name} needs an id: ${name}/{id}.`));
     if (!needsId && id) return sendProblem(req, res, problem(404, `${name} takes no id.`));
     const caller = res.locals.caller as Caller;
@@ -143,6 +146,30 @@ export function createV3Router(opts: V3Options): Router {
 
     switch (endpoint.kind) {
       case 'list': {
+        const paging = parsePaging(params);
+        const filters = parseFilters(params, Object.keys(endpoint.filters));
+        const where = filterCondition(filters, endpoint.filters);
+        const result = await endpoint.call(caller)({
+          ...(where ? { where } : {}),
+          orderBy: endpoint.sort ?? [],
+          offset: (paging.page - 1) * paging.itemsPerPage,
+          limit: paging.itemsPerPage,
+          count: true,
+        });
+        const total = result.count ?? 0;
+        return res.json({
+          items: result.items.map(endpoint.map),
+          page: paging.page,
+          itemsPerPage: paging.itemsPerPage,
+          totalItems: total,
+          totalPages: Math.ceil(total / paging.itemsPerPage),
+        });
+      }
+      case 'get': {
+        if ([...params.keys()].length) parseFilters(params, []);
+        return res.json(endpoint.map(await endpoint.call(caller)({ id: id as string })));
+      }
+      case 'resourceList': {
         const paging = parsePaging(params);
         const filters = parseFilters(params, Object.keys(endpoint.filters));
         const result = (await procedureAt(
@@ -166,7 +193,7 @@ export function createV3Router(opts: V3Options): Router {
           totalPages: Math.ceil(result.count / paging.itemsPerPage),
         });
       }
-      case 'get': {
+      case 'resourceGet': {
         if ([...params.keys()].length) parseFilters(params, []);
         const data = await procedureAt(caller, `${endpoint.resource.replace('/', '.')}.get`)({ id, view: 'v3' });
         return res.json(data);

@@ -1,6 +1,6 @@
 import { v3Schemas } from '@bo/domain';
 import { z } from 'zod';
-import type { Endpoint } from './endpoints.js';
+import type { Endpoint, NamedSchema } from './endpoints/index.js';
 
 /** Problem bodies as the contract names them: Error (400, 403, 404, 500) and ConstraintViolation (422). */
 const ErrorSchema = z.object({
@@ -19,10 +19,11 @@ const ConstraintViolationSchema = ErrorSchema.extend({
 
 const PROBLEM_TYPES = ['application/problem+json', 'application/json'];
 
-function schemaComponents(requests: Set<string>): Record<string, unknown> {
+function schemaComponents(requests: Set<string>, declared: NamedSchema[]): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries({
     ...v3Schemas,
+    ...Object.fromEntries(declared.map((d) => [d.name, d.schema])),
     Error: ErrorSchema,
     ConstraintViolation: ConstraintViolationSchema,
   })) {
@@ -46,7 +47,17 @@ function schemaComponents(requests: Set<string>): Record<string, unknown> {
   return out;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ref = (name: string | NamedSchema) => ({ $ref: `#/components/schemas/${typeof name === 'string' ? name : name.name}` });
+const nameOf = (s: string | NamedSchema) => (typeof s === 'string' ? s : s.name);
+
+/** The named schemas endpoints declare themselves (the rest come from the legacy table's names). */
+function declaredSchemas(table: Record<string, Endpoint>): NamedSchema[] {
+  const out = new Map<string, NamedSchema>();
+  for (const e of Object.values(table)) {
+    for (const s of [e.doc?.request, e.doc?.response]) if (s && typeof s !== 'string') out.set(s.name, s);
+  }
+  return [...out.values()];
+}
 
 function problemResponse(status: number) {
   const schema = status === 422 ? ref('ConstraintViolation') : ref('Error');
@@ -56,15 +67,16 @@ function problemResponse(status: number) {
 function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: string; op: Record<string, unknown> } {
   const doc = e.doc;
   const isQuery = e.kind !== 'command';
-  const withId = e.kind === 'get' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
+  const withId =
+    e.kind === 'get' || e.kind === 'resourceGet' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
   const parameters: unknown[] = [];
   if (withId) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
-  if (e.kind === 'list' || e.kind === 'pagedQuery') {
+  if (e.kind === 'list' || e.kind === 'resourceList' || e.kind === 'pagedQuery') {
     parameters.push(
       { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
       { name: 'itemsPerPage', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 30, default: 30 } },
     );
-    const filters = e.kind === 'list' ? Object.keys(e.filters) : e.filters;
+    const filters = e.kind === 'list' || e.kind === 'resourceList' ? Object.keys(e.filters) : e.filters;
     for (const f of filters) {
       parameters.push({ name: f, in: 'query', description: 'exact match', schema: { type: 'string' } });
       parameters.push({
@@ -77,7 +89,7 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
   }
   const item = doc?.response ? ref(doc.response) : { type: 'object' };
   const body =
-    e.kind === 'list' || e.kind === 'pagedQuery'
+    e.kind === 'list' || e.kind === 'resourceList' || e.kind === 'pagedQuery'
       ? {
           type: 'object',
           required: ['items', 'page', 'itemsPerPage', 'totalItems', 'totalPages'],
@@ -128,7 +140,10 @@ export function buildOpenApiDocument(table: Record<string, Endpoint>): Record<st
     security: [{ bearer: [] }],
     paths,
     components: {
-      schemas: schemaComponents(new Set(Object.values(table).flatMap((e) => (e.doc?.request ? [e.doc.request] : [])))),
+      schemas: schemaComponents(
+        new Set(Object.values(table).flatMap((e) => (e.doc?.request ? [nameOf(e.doc.request)] : []))),
+        declaredSchemas(table),
+      ),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: '<API_KEY>:<API_SECRET>' } },
     },
   };

@@ -1,7 +1,7 @@
 export { createPrismaClient, rawRead } from './client.js';
 export type { PrismaClient, RawRead } from './client.js';
-export { SCOPED_ENVIRONMENT, scopeToEnvironment, tenantSql } from './tenant.js';
-export type { ScopedClient, ScopedTransaction, TenantSql } from './tenant.js';
+export { SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
+export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql } from './tenant.js';
 export * from './list-query.js';
 export * from './list-sql.js';
 export { Prisma } from './generated/prisma/client.js';

@@ -25,7 +25,17 @@ export interface SqlRelation {
   remote: string;
   /** extra condition on the related row, e.g. an address kind; receives its alias */
   where?: (alias: string) => string;
+  /** the module right that guards the related rows; without it only `id` and `name` are reachable */
+  module?: string;
 }
+
+/** What the caller may read: a relation into a module without the read right shows only id and name. */
+export interface ListAccess {
+  canRead(module: string): boolean;
+}
+
+/** Paths that stay reachable through a relation the caller has no right to read. */
+const RESTRICTED_VISIBLE = new Set(['id', 'name']);
 
 /** Builds the SQL of a custom-field condition for one row of the model. */
 export type CustomFieldCompiler = (args: {
@@ -51,6 +61,8 @@ export class ListQueryError extends Error {
   constructor(
     readonly parameter: string,
     message: string,
+    /** true when the path is valid but reaches data the caller has no right to read */
+    readonly forbidden = false,
   ) {
     super(message);
     this.name = 'ListQueryError';
@@ -182,7 +194,15 @@ class Compiler {
   constructor(
     readonly params: Params,
     readonly environmentParam: string,
+    readonly access?: ListAccess,
   ) {}
+
+  /** Refuses a path that goes through a relation into a module the caller may not read, past its id and name. */
+  guard(relation: SqlRelation, rest: string[], parameter: string, path: string): void {
+    if (!relation.module || !this.access || this.access.canRead(relation.module)) return;
+    if (rest.length === 0 || (rest.length === 1 && RESTRICTED_VISIBLE.has(rest[0] ?? ''))) return;
+    throw new ListQueryError(parameter, `${parameter}: "${path}" needs the read right of the ${relation.module} module`, true);
+  }
 
   nextAlias(): string {
     this.aliasCount += 1;
@@ -229,7 +249,7 @@ class Compiler {
     parameter: string,
   ): { sql: string; negate: boolean } {
     const [head, ...rest] = segments as [string, ...string[]];
-    if (head === 'custom_fields' && rest.length > 0) {
+    if ((head === 'custom_fields' || head === 'customFields') && rest.length > 0) {
       if (!model.customFields) {
         throw new ListQueryError(parameter, `${parameter}: custom-field filters are not supported on this resource`);
       }
@@ -252,6 +272,7 @@ class Compiler {
     }
     const relation = model.relations?.[head];
     if (!relation) throw new ListQueryError(parameter, `${parameter}: unknown field "${c.path}"`);
+    this.guard(relation, rest, parameter, c.path);
     const next = rest.length === 0 ? ['id'] : rest;
     const target = relation.model();
     const ra = this.nextAlias();
@@ -270,6 +291,7 @@ class Compiler {
     for (let i = 0; i < segments.length - 1; i += 1) {
       const rel = current.relations?.[segments[i] ?? ''];
       if (!rel) throw new ListQueryError(parameter, `sort: unknown field "${key.path}"`);
+      this.guard(rel, segments.slice(i + 1), parameter, key.path);
       if (rel.kind !== 'one')
         throw new ListQueryError(parameter, `sort: "${key.path}" goes through a list and cannot be sorted on`);
       const target = rel.model();
@@ -294,10 +316,10 @@ class Compiler {
 }
 
 /** Compiles the page query (ids in order) and the count query for one environment. */
-export function compileList(model: SqlModel, environmentId: string, query: ListQuery): CompiledList {
+export function compileList(model: SqlModel, environmentId: string, query: ListQuery, access?: ListAccess): CompiledList {
   const params = new Params();
   const env = params.add(environmentId);
-  const compiler = new Compiler(params, env);
+  const compiler = new Compiler(params, env, access);
   const alias = 't';
   const where = query.where ? compiler.condition(model, alias, query.where) : 'TRUE';
   const tenant = model.tenant === false ? 'TRUE' : `${alias}.environment_id = ${env}`;

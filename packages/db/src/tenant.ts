@@ -132,3 +132,55 @@ export function tenantSql(client: PrismaClient, environmentId: string): TenantSq
     read: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
   };
 }
+
+/** What a transaction offers for raw SQL; only the tenant reader below calls it. */
+interface RawTransaction {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+/**
+ * Raw SQL inside one transaction, for one environment: the environment is bound as $1
+ * of every statement by this reader, and table names are checked identifiers. The
+ * domain's transaction type has no raw-query method; this is its only way to raw SQL.
+ */
+export interface TenantReader extends TenantSql {
+  /** locks one row of the environment for the rest of the transaction; false when there is none */
+  lockForUpdate(table: string, id: string): Promise<boolean>;
+  /** which of the ids are rows of the environment in that table */
+  existingIds(table: string, ids: readonly string[]): Promise<Set<string>>;
+  /** deletes one row of the environment by id; answers how many went */
+  deleteById(table: string, id: string): Promise<number>;
+}
+
+export function tableIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier ${name}`);
+  return `"${name}"`;
+}
+
+export function transactionReader(tx: RawTransaction, environmentId: string): TenantReader {
+  const read = <T>(sql: string, params: readonly unknown[] = []) =>
+    tx.$queryRawUnsafe<T[]>(sql, environmentId, ...(params as unknown[]));
+  return {
+    environmentId,
+    read,
+    async lockForUpdate(table, id) {
+      const rows = await read<{ id: string }>(
+        `SELECT id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2 FOR UPDATE`,
+        [id],
+      );
+      return rows.length > 0;
+    },
+    async existingIds(table, ids) {
+      if (ids.length === 0) return new Set();
+      const rows = await read<{ id: string }>(
+        `SELECT id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = ANY($2::text[])`,
+        [[...new Set(ids)]],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+    deleteById(table, id) {
+      return tx.$executeRawUnsafe(`DELETE FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2`, environmentId, id);
+    },
+  };
+}

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { OrganizationOutput } from './crm/organization/organization.v3.schema.js';
 import { employeeV3Schema } from './hrm/employee/employee.v3.schema.js';
 import { CreateInvoiceDraftRequest, InvoiceDraftRequestStatus } from './invoices/draft-request/invoice-draft-request.schema.js';
 import { ApproveAcquisitionProject, ProjectOutput } from './projects/project/project.v3.schema.js';
@@ -51,7 +50,6 @@ export const v3Schemas: Record<string, z.ZodType> = {
   'Project.Service.EditProjectService': EditProjectService,
   'Project.InvoiceableService': InvoiceableService,
   'Hrm.Employee': employeeV3Schema,
-  'Crm.Organization': OrganizationOutput,
   'Webhook.Create': createWebhookSchema,
   'Webhook.Edit': editWebhookSchema,
   'Webhook.Delete': idSchema,

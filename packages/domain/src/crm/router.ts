@@ -10,7 +10,7 @@ import {
 } from './custom-fields.resources.js';
 import { debtorResource } from './debtor/debtor.resource.js';
 import { myOrganizationProfileResource, myOrganizationResource } from './myorganization/myorganization.resource.js';
-import { organizationResource } from './organization/organization.resource.js';
+import { organizationRouter } from './organization/organization.router.js';
 import { personResource } from './person/person.resource.js';
 import {
   countryResource,
@@ -23,7 +23,6 @@ import {
 } from './reference/reference.resources.js';
 
 export const crmResources: AnyResource[] = [
-  organizationResource,
   personResource,
   contactPersonResource,
   myOrganizationProfileResource,
@@ -43,7 +42,7 @@ export const crmResources: AnyResource[] = [
 ];
 
 export const crmRouter = router({
-  organization: resourceRouter(organizationResource),
+  organization: organizationRouter,
   person: resourceRouter(personResource),
   contactperson: resourceRouter(contactPersonResource),
   myorganizationprofile: resourceRouter(myOrganizationProfileResource),

@@ -1,11 +1,12 @@
 import type { TenantSql } from '@bo/db';
 import type { Db } from '../shared/resources/definition.js';
+import type { EntityTransaction } from '../shared/entity/transaction.js';
 import { type CustomFieldRow, customFieldInclude, definitionView, valueView } from './custom-field.view.js';
 
 export type CustomFieldValueView = ReturnType<typeof valueView>;
 
 /** The custom-field definitions of one model, in display order (Prisma; used by writes). */
-export async function loadDefinitions(db: Db, modelKey: string): Promise<CustomFieldRow[]> {
+export async function loadDefinitions(db: EntityTransaction, modelKey: string): Promise<CustomFieldRow[]> {
   return db.customField.findMany({
     where: { modelKey },
     include: customFieldInclude,

@@ -1,7 +1,7 @@
 import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
 import { z } from 'zod';
 import { REQUIRED_MESSAGE, ValidationError, type Violation } from '../shared/errors.js';
-import type { Db } from '../shared/resources/definition.js';
+import type { EntityTransaction as Db } from '../shared/entity/transaction.js';
 import type { CustomFieldRow } from './custom-field.view.js';
 import { loadDefinitions } from './custom-field-values.load.js';
 

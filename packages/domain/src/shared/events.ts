@@ -1,4 +1,4 @@
-import type { ScopedTransaction } from '@bo/db';
+import type { EntityTransaction } from './entity/transaction.js';
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { uuidv7 } from './ids.js';
 
@@ -9,7 +9,7 @@ export type ChangeKind = 'created' | 'updated' | 'deleted';
  * transaction: a rolled-back change leaves no event, a committed one always has one.
  */
 export async function recordEvent(
-  tx: ScopedTransaction,
+  tx: EntityTransaction,
   e: { entityType: string; entityId: string; change: ChangeKind; data: Record<string, unknown> },
 ): Promise<string> {
   const id = uuidv7();

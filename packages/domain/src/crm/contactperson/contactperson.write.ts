@@ -1,6 +1,6 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { newEntityId } from '../../shared/ids.js';
-import type { Db } from '../../shared/resources/definition.js';
+import type { EntityTransaction as Db } from '../../shared/entity/transaction.js';
 
 export interface ContactLinkValues {
   work_function?: string | null;

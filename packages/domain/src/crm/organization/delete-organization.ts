@@ -1,8 +1,8 @@
 import { deleteCustomFieldValues } from '../../customfields/index.js';
-import type { WriteContext } from '../../shared/resources/definition.js';
+import type { EntityRemove } from '../../shared/entity/index.js';
 
 /** Deletes the organization (addresses, interests and contact links follow by cascade) and its custom-field values. */
-export async function deleteOrganization({ tx }: WriteContext, id: string) {
+export const deleteOrganization: EntityRemove = async ({ tx }, id) => {
   await deleteCustomFieldValues(tx, id);
   await tx.organization.delete({ where: { id } });
-}
+};

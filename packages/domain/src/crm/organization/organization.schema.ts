@@ -1,101 +1,86 @@
 import { z } from 'zod';
 import { customFieldValuesSchema } from '../../customfields/index.js';
+import { addressInput } from '../address.entity.js';
 
-/** Write shapes of crm/organization (reference: PostOrganization), snake_case as v2 sends them. */
+/** Write shapes of an organization, in domain terms. */
 const text = z.string().max(10_000).nullable().optional();
 const reference = z
   .object({ id: z.string().min(1) })
   .nullable()
   .optional();
 
-export const addressInputSchema = z
+export const debtorInput = z
   .object({
-    type: text,
-    line_1: text,
-    line_2: text,
-    postal_code: text,
-    province: text,
-    locality: text,
-    country_code: text,
-    country_id: text,
-  })
-  .nullable()
-  .optional();
-export type AddressInput = z.infer<typeof addressInputSchema>;
-
-/** reference: PostDebtor; the send_invoice_email_to_* booleans also exist at the top level */
-export const debtorInputSchema = z
-  .object({
-    provision_method: z.enum(['post', 'email']).nullable().optional(),
-    send_invoice_email_to_contact: z.boolean().optional(),
-    provision_contactperson_id: z.string().min(1).nullable().optional(),
-    send_invoice_email_to_project_contact: z.boolean().optional(),
-    send_invoice_email_to_fixed_email: z.boolean().optional(),
-    send_email_email: text,
-    send_invoice_email_to_cc: z.boolean().optional(),
+    provisionMethod: z.enum(['post', 'email']).nullable().optional(),
+    sendInvoiceEmailToContact: z.boolean().optional(),
+    provisionContactpersonId: z.string().min(1).nullable().optional(),
+    sendInvoiceEmailToProjectContact: z.boolean().optional(),
+    sendInvoiceEmailToFixedEmail: z.boolean().optional(),
+    sendEmailEmail: text,
+    sendInvoiceEmailToCc: z.boolean().optional(),
     cc: z.array(z.string().max(255)).max(50).optional(),
-    attention_to: z.enum(['none', 'contact', 'creditor']).nullable().optional(),
-    attention_to_person_id: z.string().min(1).nullable().optional(),
-    attention_to_fixed: text,
+    attentionTo: z.enum(['none', 'contact', 'creditor']).nullable().optional(),
+    attentionToPersonId: z.string().min(1).nullable().optional(),
+    attentionToFixed: text,
     autocollect: z.boolean().optional(),
     reminders: z.boolean().optional(),
-    send_email_type: z.enum(['fixed', 'contact']).nullable().optional(),
-    autosend_subscription_invoice: z.boolean().optional(),
+    sendEmailType: z.enum(['fixed', 'contact']).nullable().optional(),
+    autosendSubscriptionInvoice: z.boolean().optional(),
   })
   .optional();
-export type DebtorInput = z.infer<typeof debtorInputSchema>;
+export type DebtorInput = z.infer<typeof debtorInput>;
 
 const organizationFields = {
-  coc_code: text,
-  vat_number: text,
+  cocCode: text,
+  vatNumber: text,
   email: text,
   phone: text,
   url: text,
   note: text,
-  linkedin_url: text,
-  has_different_postal_address: z.boolean().optional(),
-  relation_type: reference,
+  linkedinUrl: text,
+  hasDifferentPostalAddress: z.boolean().optional(),
+  relationType: reference,
   industry: reference,
-  organizationsize: reference,
-  visiting_address: addressInputSchema,
-  postal_address: addressInputSchema,
-  invoice_receiver: text,
-  allow_autocollect: z.boolean().optional(),
-  bank_account: text,
-  bank_bic: text,
-  relation_number: text,
-  is_active: z.boolean().optional(),
-  send_invoice_email_to_contact: z.boolean().optional(),
-  send_invoice_email_to_project_contact: z.boolean().optional(),
-  send_invoice_email_to_fixed_email: z.boolean().optional(),
-  send_invoice_email_to_cc: z.boolean().optional(),
-  relation_manager: reference,
+  organizationSize: reference,
+  visitingAddress: addressInput,
+  postalAddress: addressInput,
+  invoiceReceiver: text,
+  allowAutocollect: z.boolean().optional(),
+  bankAccount: text,
+  bankBic: text,
+  relationNumber: text,
+  isActive: z.boolean().optional(),
+  sendInvoiceEmailToContact: z.boolean().optional(),
+  sendInvoiceEmailToProjectContact: z.boolean().optional(),
+  sendInvoiceEmailToFixedEmail: z.boolean().optional(),
+  sendInvoiceEmailToCc: z.boolean().optional(),
+  relationManager: reference,
   /** the whole set of the organization's interests */
   interests: z.array(z.object({ id: z.string().min(1) })).optional(),
-  /** persons linked as contacts, added or updated per person_id (reference: PostContactPersonFk) */
-  linked_persons_contacts: z
+  /** persons linked as contacts, added or updated per person */
+  contacts: z
     .array(
       z.object({
-        person_id: z.string().min(1),
-        work_function: text,
-        work_email: text,
-        work_phone: text,
-        work_mobile: text,
+        personId: z.string().min(1),
+        workFunction: text,
+        workEmail: text,
+        workPhone: text,
+        workMobile: text,
       }),
     )
     .optional(),
-  debtor: debtorInputSchema,
-  custom_fields: customFieldValuesSchema,
+  debtor: debtorInput,
+  customFields: customFieldValuesSchema,
 };
 
-export const createOrganizationSchema = z.object({
+export const createOrganizationInput = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(255),
   ...organizationFields,
 });
-export type CreateOrganizationInput = z.infer<typeof createOrganizationSchema>;
+export type CreateOrganizationInput = z.infer<typeof createOrganizationInput>;
 
-export const updateOrganizationSchema = z.object({
+export const updateOrganizationInput = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(255).optional(),
   ...organizationFields,
 });
-export type UpdateOrganizationInput = z.infer<typeof updateOrganizationSchema>;
+export type UpdateOrganizationInput = z.infer<typeof updateOrganizationInput>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { customFieldValuesSchema } from '../../customfields/index.js';
-import { addressInputSchema } from '../organization/organization.schema.js';
+import { addressInputSchema } from '../address.js';
 
 /** Write shapes of crm/person (reference: PostPerson), snake_case as v2 sends them. */
 const text = z.string().max(10_000).nullable().optional();

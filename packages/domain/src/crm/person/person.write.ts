@@ -5,7 +5,7 @@ import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
 import type { Db } from '../../shared/resources/definition.js';
-import type { AddressInput } from '../organization/organization.schema.js';
+import type { AddressInput } from '../address.js';
 import type { UpdatePersonInput } from './person.schema.js';
 
 /** Column values of the scalar fields a write names; absent fields stay as they are. */

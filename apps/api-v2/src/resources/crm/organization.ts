@@ -1,0 +1,46 @@
+import type { Organization } from '@bo/domain/crm/organization/organization.entity';
+import { employeeReferenceV2 } from '../hrm/employee-reference.js';
+import { v2Names } from '../v2-names.js';
+import { v2Resource } from '../v2-resource.js';
+
+/** v2 names that are not the snake_case of the domain's */
+const names = v2Names({
+  organizationsize: 'organizationSize',
+  linked_persons_contacts: 'contacts',
+  line_1: 'line1',
+  line_2: 'line2',
+});
+
+function address(a: Organization['visitingAddress']) {
+  return a ? { ...(names.output(a) as object), country: null } : null;
+}
+
+/** crm/organization (reference: GetOrganization); every field present, null when empty. */
+export const organizationV2 = v2Resource<Organization>({
+  path: 'crm/organization',
+  procedures: (c) => c.crm.organization,
+  names,
+  read: (o) => {
+    const { debtor, relationManager, visitingAddress, postalAddress, ...rest } = o;
+    return {
+      ...(names.output(rest) as Record<string, unknown>),
+      visiting_address: address(visitingAddress),
+      postal_address: address(postalAddress),
+      relation_manager: relationManager ? employeeReferenceV2(relationManager) : null,
+      debtor: {
+        ...(names.output(debtor) as object),
+        payment_term: null,
+        send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
+        send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
+        send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
+        send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
+        invoicetemplate_id: null,
+      },
+      customer_group: null,
+      teams: [],
+      accountancy: null,
+      sbi_codes: [],
+      simplicate_url: null,
+    };
+  },
+});

@@ -1,0 +1,97 @@
+import type { Request, Response, Router } from 'express';
+import type { createCaller } from '@bo/domain';
+import { sendData } from '../envelope.js';
+import { parseListParams } from '../query-language.js';
+import { applySelect } from '../select.js';
+import { type AnyV2Resource, inV2Terms } from './v2-resource.js';
+
+type Caller = ReturnType<typeof createCaller>;
+
+function rawQuery(req: Request): string {
+  const i = req.originalUrl.indexOf('?');
+  return i === -1 ? '' : req.originalUrl.slice(i + 1);
+}
+
+function pathsOf(where: unknown, out: string[] = []): string[] {
+  if (!where || typeof where !== 'object') return out;
+  const c = where as { path?: string; and?: unknown[]; or?: unknown[] };
+  if (c.path) out.push(c.path);
+  for (const x of c.and ?? []) pathsOf(x, out);
+  for (const x of c.or ?? []) pathsOf(x, out);
+  return out;
+}
+
+/**
+ * Mounts one v2 resource: list, get, and the writes its procedures offer. The
+ * v2 query language and body are translated into domain terms here, and the
+ * domain's answers and errors back into v2 terms.
+ */
+export function mountV2Resource(
+  app: Router,
+  resource: AnyV2Resource,
+  bodyObject: (req: Request) => Record<string, unknown>,
+): void {
+  const base = `/${resource.path}`;
+  const { names } = resource;
+  const call = (res: Response) => resource.procedures(res.locals.caller as Caller);
+  const translated = async <T>(run: () => Promise<T>, paths: string[] = []): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      throw inV2Terms(err, names, paths);
+    }
+  };
+
+  app.get(base, async (req, res) => {
+    const p = parseListParams(rawQuery(req));
+    const paths = [...pathsOf(p.where), ...p.orderBy.map((k) => k.path)];
+    const result = await translated(
+      () =>
+        call(res).list({
+          ...(p.where ? { where: names.condition(p.where) } : {}),
+          orderBy: names.sort(p.orderBy),
+          offset: p.offset,
+          limit: p.limit,
+          count: p.metadata.has('count'),
+        }),
+      paths,
+    );
+    let metadata: Record<string, number> | undefined;
+    if (p.metadata.size) {
+      metadata = {};
+      if (p.metadata.has('count')) metadata.count = result.count ?? 0;
+      if (p.metadata.has('limit')) metadata.limit = p.limit;
+      if (p.metadata.has('offset')) metadata.offset = p.offset;
+    }
+    const items = result.items.map((row) => applySelect(resource.read(row), p.select, resource.alwaysSelected));
+    sendData(res, items, metadata);
+  });
+
+  app.get(`${base}/:id`, async (req, res) => {
+    const select = new URLSearchParams(rawQuery(req)).get('select');
+    const row = await translated(() => call(res).get({ id: req.params.id as string }));
+    sendData(
+      res,
+      applySelect(resource.read(row), select ? select.split(',').map((s) => s.trim()) : undefined, resource.alwaysSelected),
+    );
+  });
+
+  const methods = resource.methods ?? {};
+  app.post(base, async (req, res, next) => {
+    const create = call(res).create;
+    if (!create || methods.create === false) return next();
+    const data = names.input(bodyObject(req)) as never;
+    sendData(res, await translated(() => create({ data })));
+  });
+  app.put(`${base}/:id`, async (req, res, next) => {
+    const update = call(res).update;
+    if (!update || methods.update === false) return next();
+    const data = names.input(bodyObject(req)) as never;
+    sendData(res, await translated(() => update({ id: req.params.id as string, data })));
+  });
+  app.delete(`${base}/:id`, async (req, res, next) => {
+    const remove = call(res).delete;
+    if (!remove || methods.delete === false) return next();
+    sendData(res, await translated(() => remove({ id: req.params.id as string })));
+  });
+}

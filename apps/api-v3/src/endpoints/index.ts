@@ -1,0 +1,13 @@
+import { type LegacyEndpoint, legacyEndpoints } from './legacy.js';
+import { organizationEndpoints } from './organization.js';
+import type { GetEndpoint, ListEndpoint } from './types.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds endpoints of any row type
+export type Endpoint = ListEndpoint<any> | GetEndpoint<any> | LegacyEndpoint;
+
+/** Every v3 endpoint by name: `{entity}.{action}`. */
+export const endpoints: Record<string, Endpoint> = {
+  ...organizationEndpoints,
+  ...legacyEndpoints,
+};
+export type { EndpointDoc, NamedSchema } from './types.js';

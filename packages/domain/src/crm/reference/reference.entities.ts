@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineEntity, f } from '../../shared/entity/index.js';
+
+/** The CRM's reference data: kinds of relation, industries, sizes and interests of an environment. */
+export const relationType = defineEntity({
+  type: 'relationtype',
+  table: 'relation_type',
+  module: 'crm',
+  nameField: 'label',
+  fields: {
+    id: f.id(),
+    label: f.requiredString(),
+    color: f.string(),
+    type: f.string(),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+});
+
+export const industry = defineEntity({
+  type: 'industry',
+  table: 'industry',
+  module: 'crm',
+  fields: { id: f.id(), name: f.requiredString(), createdAt: f.createdAt(), updatedAt: f.updatedAt() },
+});
+
+export const organizationSize = defineEntity({
+  type: 'organizationsize',
+  table: 'organization_size',
+  module: 'crm',
+  fields: { id: f.id(), name: f.requiredString(), createdAt: f.createdAt(), updatedAt: f.updatedAt() },
+});
+
+export const interest = defineEntity({
+  type: 'interest',
+  table: 'interest',
+  module: 'crm',
+  defaultSort: [{ path: 'name', dir: 'asc' }],
+  fields: {
+    id: f.id(),
+    name: f.requiredString(),
+    apiName: f.string(),
+    /** offered on organizations */
+    organization: f.boolean(),
+    /** offered on persons */
+    person: f.boolean(),
+  },
+});
+
+/** How other entities embed a piece of reference data. */
+export const relationTypeReference = z.object({
+  id: z.string(),
+  label: z.string(),
+  color: z.string().nullable(),
+  type: z.string().nullable(),
+});
+export const namedReference = z.object({ id: z.string(), name: z.string() });
+export const interestReference = z.object({
+  id: z.string(),
+  name: z.string(),
+  apiName: z.string().nullable(),
+  organization: z.boolean(),
+  person: z.boolean(),
+});

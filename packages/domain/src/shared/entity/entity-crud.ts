@@ -1,0 +1,212 @@
+import { type CompiledList, compileList, type ListQuery, ListQueryError, type TenantReader, transactionReader } from '@bo/db';
+import type { UserContext } from '../../trpc.js';
+import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError } from '../errors.js';
+import { recordEvent } from '../events.js';
+import { hasRight, type ModuleName } from '../rights.js';
+import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
+import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
+import type { EntityTransaction } from './transaction.js';
+
+/** What a write use case works with: the caller, the transaction, its tenant reader and the clock's now. */
+export interface WriteContext {
+  ctx: UserContext;
+  tx: EntityTransaction;
+  sql: TenantReader;
+  now: Date;
+}
+
+export interface EntityCreate<C> {
+  run(w: WriteContext, input: C): Promise<string>;
+  /** references beyond the entity's own ref fields (nested ids), checked with them before the write */
+  references?: (input: C) => ReferenceCheck[];
+}
+
+export interface EntityUpdate<U> {
+  run(w: WriteContext, id: string, input: U): Promise<void>;
+  references?: (input: U) => ReferenceCheck[];
+}
+
+/** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
+export type EntityRemove = (w: WriteContext, id: string) => Promise<void>;
+
+export interface ListResult<Row> {
+  items: Row[];
+  /** the size of the whole filtered collection, when asked for */
+  count: number | null;
+}
+
+const canReadFor = (ctx: UserContext) => ({
+  canRead: (module: string) => hasRight(ctx.principal.rights, module as ModuleName, 'read'),
+});
+
+/**
+ * Relations into a module the caller may not read show only the target's id and name
+ * (an employee seen from an organization without the hrm right).
+ */
+export function restrictRelations<Row>(ctx: UserContext, entity: AnyEntity, rows: Row[]): Row[] {
+  const masked: [string, (v: Record<string, unknown>) => Record<string, unknown>][] = [];
+  for (const [name, field] of fieldsOf(entity)) {
+    if (field.kind !== 'ref' && field.kind !== 'one' && field.kind !== 'many') continue;
+    const target = field.target();
+    if (target.module === entity.module || hasRight(ctx.principal.rights, target.module, 'read')) continue;
+    const nameField = target.nameField ?? 'name';
+    masked.push([name, (v) => ({ id: v.id, name: v[nameField] ?? null })]);
+  }
+  if (masked.length === 0) return rows;
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const [name, mask] of masked) {
+      const v = row[name];
+      if (Array.isArray(v)) row[name] = v.map((x) => mask(x as Record<string, unknown>));
+      else if (v && typeof v === 'object') row[name] = mask(v as Record<string, unknown>);
+    }
+  }
+  return rows;
+}
+
+function compile(ctx: UserContext, entity: AnyEntity, query: ListQuery): CompiledList {
+  try {
+    return compileList(entity.sqlModel, ctx.principal.environmentId, query, canReadFor(ctx));
+  } catch (err) {
+    if (err instanceof ListQueryError) {
+      if (err.forbidden) throw new ForbiddenError(err.message);
+      throw new BadRequestError(err.message, err.parameter);
+    }
+    throw err;
+  }
+}
+
+/** compileList binds the environment as $1; the tenant reader binds it itself. */
+function withoutEnvironment(ctx: UserContext, params: unknown[]): unknown[] {
+  if (params[0] !== ctx.principal.environmentId) throw new Error('a compiled list must bind the environment as $1');
+  return params.slice(1);
+}
+
+/** One page: ids filtered, sorted and paged in SQL and joined to the rows in one statement, the count beside it. */
+export async function listEntity<E extends AnyEntity>(
+  ctx: UserContext,
+  entity: E,
+  input: ListQuery,
+): Promise<ListResult<EntityRow<E>>> {
+  const scope = entity.scope?.(ctx);
+  const where = scope && input.where ? { and: [scope, input.where] } : (scope ?? input.where);
+  const query: ListQuery = {
+    ...input,
+    ...(where ? { where } : {}),
+    orderBy: input.orderBy.length ? input.orderBy : entity.defaultSort,
+  };
+  const compiled = compile(ctx, entity, query);
+  const [rows, count] = await Promise.all([
+    entity.loader.page(ctx.sql, {
+      ids: compiled.pageSql,
+      params: withoutEnvironment(ctx, compiled.pageParams),
+      orderBy: compiled.orderSql,
+    }),
+    query.count
+      ? ctx.sql
+          .read<{ count: number }>(compiled.countSql, withoutEnvironment(ctx, compiled.countParams))
+          .then((r) => r[0]?.count ?? 0)
+      : null,
+  ]);
+  return { items: restrictRelations(ctx, entity, rows as EntityRow<E>[]), count };
+}
+
+/** True when the row is inside the entity's scope for this caller (one indexed query). */
+async function inScope(ctx: UserContext, entity: AnyEntity, id: string): Promise<boolean> {
+  const scope = entity.scope?.(ctx);
+  if (!scope) return true;
+  const compiled = compile(ctx, entity, {
+    where: { and: [scope, { path: 'id', op: 'eq', value: id }] },
+    orderBy: [],
+    offset: 0,
+    limit: 1,
+    count: false,
+  });
+  const rows = await ctx.sql.read(compiled.pageSql, withoutEnvironment(ctx, compiled.pageParams));
+  return rows.length > 0;
+}
+
+export async function getEntity<E extends AnyEntity>(ctx: UserContext, entity: E, id: string): Promise<EntityRow<E>> {
+  if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
+  const [row] = await entity.loader.byIds(ctx.sql, [id]);
+  if (!row) throw new NotFoundError(entity.type, id);
+  return restrictRelations(ctx, entity, [row as EntityRow<E>])[0] as EntityRow<E>;
+}
+
+/** Runs a write in one transaction, with the entity's references checked first and its event recorded last. */
+async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Promise<T>): Promise<T> {
+  return ctx.db.$transaction(async (tx) => {
+    const w: WriteContext = {
+      ctx,
+      tx: tx as unknown as EntityTransaction,
+      sql: transactionReader(tx, ctx.principal.environmentId),
+      now: ctx.clock.now(),
+    };
+    return body(w);
+  });
+}
+
+async function recordChange(w: WriteContext, entity: AnyEntity, id: string, change: 'created' | 'updated'): Promise<void> {
+  const [row] = await entity.loader.byIds(w.sql, [id]);
+  // the event carries the entity as its output schema defines it, in JSON (date-times as ISO 8601)
+  const data = row ? (JSON.parse(JSON.stringify(row)) as Record<string, unknown>) : { id };
+  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data });
+}
+
+export async function createEntity<C>(
+  ctx: UserContext,
+  entity: AnyEntity,
+  create: EntityCreate<C>,
+  input: C,
+): Promise<{ id: string }> {
+  return inWrite(ctx, async (w) => {
+    await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
+    const id = await create.run(w, input);
+    await recordChange(w, entity, id, 'created');
+    return { id };
+  });
+}
+
+export async function updateEntity<U>(
+  ctx: UserContext,
+  entity: AnyEntity,
+  update: EntityUpdate<U>,
+  id: string,
+  input: U,
+): Promise<{ id: string }> {
+  if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
+  return inWrite(ctx, async (w) => {
+    if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
+    await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
+    await update.run(w, id, input);
+    await recordChange(w, entity, id, 'updated');
+    return { id };
+  });
+}
+
+function isForeignKeyViolation(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.message} ${JSON.stringify((err as { meta?: unknown }).meta ?? '')}` : '';
+  return text.includes('23503') || text.includes('foreign key');
+}
+
+export async function deleteEntity(
+  ctx: UserContext,
+  entity: AnyEntity,
+  remove: EntityRemove | undefined,
+  id: string,
+): Promise<{ id: string }> {
+  if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
+  try {
+    return await inWrite(ctx, async (w) => {
+      if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
+      if (remove) await remove(w, id);
+      else await w.sql.deleteById(entity.table, id);
+      await recordEvent(w.tx, { entityType: entity.type, entityId: id, change: 'deleted', data: { id, type: entity.type } });
+      return { id };
+    });
+  } catch (err) {
+    if (isForeignKeyViolation(err)) {
+      throw new BusinessRuleError(`${entity.type} ${id} is still referenced by other records; remove those first`);
+    }
+    throw err;
+  }
+}

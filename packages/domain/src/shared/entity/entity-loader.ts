@@ -1,0 +1,205 @@
+import type { TenantSql } from '@bo/db';
+import type { z } from 'zod';
+import { customFieldValuesJson, customFieldViews, readDefinitions } from '../../customfields/index.js';
+import { type AnyField, columnOf, type TargetEntity } from './fields.js';
+
+/**
+ * The page loader derived from an entity's declaration: one statement reads the
+ * rows with every embedded relation as JSON (and, beside it, one reads the
+ * custom-field definitions when the entity has custom fields), whatever the page size.
+ */
+
+/** A list page compiled by the list compiler: `ids` selects the page's ids ($1 is the environment). */
+export interface PageSource {
+  ids: string;
+  params: unknown[];
+  /** restores the page order over the entity's table aliased `t` */
+  orderBy: string;
+}
+
+export interface EntityLoader<Row> {
+  byIds(reader: TenantSql, ids: readonly string[]): Promise<Row[]>;
+  page(reader: TenantSql, page: PageSource): Promise<Row[]>;
+  /** the select list over `t`, for benchmarks and plans */
+  selectList(): string;
+}
+
+type Revive = (value: unknown) => unknown;
+
+function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier ${name}`);
+  return `"${name}"`;
+}
+
+/** The object schema inside a nullable, an array, an optional or the first member of a union. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
+  let s = schema as unknown as {
+    shape?: Record<string, z.ZodType>;
+    unwrap?: () => z.ZodType;
+    element?: z.ZodType;
+    options?: z.ZodType[];
+  };
+  for (let i = 0; i < 8; i += 1) {
+    if (s.shape) return s.shape;
+    if (s.element) s = s.element as typeof s;
+    else if (s.options?.[0]) s = s.options[0] as typeof s;
+    else if (s.unwrap) s = s.unwrap() as typeof s;
+    else break;
+  }
+  throw new Error('an embedded relation needs an object schema');
+}
+
+/** A timestamp inside JSON comes without a zone; the columns hold UTC. */
+function reviveDate(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+}
+
+class SelectBuilder {
+  private aliases = 0;
+  constructor(readonly envParam: string) {}
+
+  private alias(): string {
+    this.aliases += 1;
+    return `e${this.aliases}`;
+  }
+
+  private tenant(alias: string): string {
+    return `${alias}.environment_id = ${this.envParam}`;
+  }
+
+  /** SQL expression of a field of `entity` over `alias`, and how to revive its JSON value. */
+  expression(name: string, field: AnyField, alias: string): { sql: string; revive: Revive | null } {
+    switch (field.kind) {
+      case 'scalar': {
+        const col = `${alias}.${ident(columnOf(name, field))}`;
+        if (field.type === 'decimal') return { sql: `${col}::float8`, revive: null };
+        if (field.type === 'date') return { sql: `to_char(${col}, 'YYYY-MM-DD')`, revive: null };
+        return { sql: col, revive: field.type === 'datetime' ? reviveDate : null };
+      }
+      case 'computed':
+        return { sql: `(${field.sql(alias)})`, revive: field.type === 'datetime' ? reviveDate : null };
+      case 'ref': {
+        const target = field.target();
+        const ra = this.alias();
+        const obj = this.object(target, objectShape(field.schema), ra);
+        return {
+          sql: `(SELECT ${obj.sql} FROM ${ident(target.table)} ${ra} WHERE ${ra}.id = ${alias}.${ident(field.column)} AND ${this.tenant(ra)})`,
+          revive: obj.revive,
+        };
+      }
+      case 'one': {
+        const target = field.target();
+        const ra = this.alias();
+        const obj = this.object(target, objectShape(field.schema), ra);
+        const extra = field.where ? ` AND ${field.where(ra)}` : '';
+        return {
+          sql: `(SELECT ${obj.sql} FROM ${ident(target.table)} ${ra} WHERE ${ra}.${ident(field.remote)} = ${alias}.id AND ${this.tenant(ra)}${extra} LIMIT 1)`,
+          revive: obj.revive,
+        };
+      }
+      case 'many': {
+        const target = field.target();
+        const ra = this.alias();
+        const obj = this.object(target, objectShape(field.schema), ra);
+        const order = field.orderBy ? ` ORDER BY ${field.orderBy(ra)}` : ` ORDER BY ${ra}.id`;
+        const extra = field.where ? ` AND ${field.where(ra)}` : '';
+        let from: string;
+        if (field.through) {
+          const la = this.alias();
+          from = `${ident(field.through.table)} ${la} JOIN ${ident(target.table)} ${ra} ON ${ra}.id = ${la}.${ident(field.through.targetColumn)} AND ${this.tenant(ra)}
+                  WHERE ${la}.${ident(field.remote)} = ${alias}.id AND ${this.tenant(la)}${extra}`;
+        } else {
+          from = `${ident(target.table)} ${ra} WHERE ${ra}.${ident(field.remote)} = ${alias}.id AND ${this.tenant(ra)}${extra}`;
+        }
+        const revive = obj.revive;
+        return {
+          sql: `COALESCE((SELECT json_agg(${obj.sql}${order}) FROM ${from}), '[]'::json)`,
+          revive: revive ? (v) => (Array.isArray(v) ? v.map(revive) : v) : null,
+        };
+      }
+      case 'customFields':
+        return { sql: customFieldValuesJson(`${alias}.id`), revive: null };
+    }
+  }
+
+  /** json_build_object of the named fields of a target row. */
+  object(target: TargetEntity, shape: Record<string, z.ZodType>, alias: string): { sql: string; revive: Revive | null } {
+    const parts: string[] = [];
+    const revivers: [string, Revive][] = [];
+    for (const key of Object.keys(shape)) {
+      const field = target.fields[key];
+      if (!field) throw new Error(`${target.type} has no field "${key}" to embed`);
+      const e = this.expression(key, field, alias);
+      parts.push(`'${key}', ${e.sql}`);
+      if (e.revive) revivers.push([key, e.revive]);
+    }
+    const revive: Revive | null = revivers.length
+      ? (v) => {
+          if (!v || typeof v !== 'object') return v;
+          const o = v as Record<string, unknown>;
+          for (const [k, r] of revivers) o[k] = r(o[k]);
+          return o;
+        }
+      : null;
+    return { sql: `json_build_object(${parts.join(', ')})`, revive };
+  }
+}
+
+interface Built {
+  select: string;
+  revivers: [string, Revive][];
+  customFields: { name: string; model: string } | null;
+}
+
+export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
+  let built: Built | null = null;
+  // built on first use: relations name their targets through thunks that resolve once every module has loaded
+  const build = (): Built => {
+    if (built) return built;
+    const b = new SelectBuilder('$1');
+    const parts: string[] = [];
+    const revivers: [string, Revive][] = [];
+    let customFields: Built['customFields'] = null;
+    for (const [name, field] of Object.entries(entity.fields)) {
+      const e = b.expression(name, field, 't');
+      parts.push(`${e.sql} AS "${name}"`);
+      if (e.revive) revivers.push([name, e.revive]);
+      if (field.kind === 'customFields') customFields = { name, model: field.model };
+    }
+    built = { select: parts.join(',\n       '), revivers, customFields };
+    return built;
+  };
+
+  const finish = async (reader: TenantSql, rowsPromise: Promise<Record<string, unknown>[]>): Promise<Row[]> => {
+    const b = build();
+    const [rows, definitions] = await Promise.all([
+      rowsPromise,
+      b.customFields ? readDefinitions(reader, b.customFields.model) : null,
+    ]);
+    const views = definitions ? customFieldViews(definitions) : null;
+    for (const row of rows) {
+      for (const [k, r] of b.revivers) if (k in row) row[k] = r(row[k]);
+      if (b.customFields && views) {
+        row[b.customFields.name] = views(row[b.customFields.name] as Record<string, string | null> | null);
+      }
+    }
+    return rows as Row[];
+  };
+
+  const table = ident(entity.table);
+  return {
+    selectList: () => build().select,
+    byIds(reader, ids) {
+      if (ids.length === 0) return Promise.resolve([]);
+      const sql = `SELECT ${build().select} FROM ${table} t WHERE t.environment_id = $1 AND t.id = ANY($2::text[])`;
+      return finish(reader, reader.read<Record<string, unknown>>(sql, [ids]));
+    },
+    page(reader, page) {
+      const sql = `WITH page AS (${page.ids})
+        SELECT ${build().select} FROM page JOIN ${table} t ON t.id = page.id AND t.environment_id = $1
+         ORDER BY ${page.orderBy}`;
+      return finish(reader, reader.read<Record<string, unknown>>(sql, page.params));
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { TenantReader } from '@bo/db';
+import { ValidationError, type Violation } from '../errors.js';
+import { type AnyEntity, fieldsOf } from './define-entity.js';
+import type { TargetEntity } from './fields.js';
+
+export interface ReferenceCheck {
+  /** domain path of the id in the input, e.g. `relationType.id` */
+  path: string;
+  /** the entity the id must be a row of */
+  target: TargetEntity;
+  id: string | null | undefined;
+}
+
+const idOf = (v: unknown): string | null | undefined => {
+  if (v === null || v === undefined) return v as null | undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string') return (v as { id: string }).id;
+  return undefined;
+};
+
+/**
+ * The references of a write, read off the entity's declaration: a to-one field given
+ * as `{id}` (or its `<name>Id`), and a to-many through a link table given as `[{id}]`.
+ */
+export function declaredReferences(entity: AnyEntity, input: unknown): ReferenceCheck[] {
+  if (!input || typeof input !== 'object') return [];
+  const data = input as Record<string, unknown>;
+  const checks: ReferenceCheck[] = [];
+  for (const [name, field] of fieldsOf(entity)) {
+    if (field.kind === 'ref' && field.writable) {
+      if (name in data) checks.push({ path: `${name}.id`, target: field.target(), id: idOf(data[name]) });
+      const key = `${name}Id`;
+      if (key in data) checks.push({ path: key, target: field.target(), id: idOf(data[key]) });
+    }
+    if (field.kind === 'many' && field.through && field.writable && Array.isArray(data[name])) {
+      (data[name] as unknown[]).forEach((v, n) => {
+        checks.push({ path: `${name}.${n}.id`, target: field.target(), id: idOf(v) });
+      });
+    }
+  }
+  return checks;
+}
+
+/**
+ * Every id a write refers to must be a row of the named entity in the caller's
+ * environment: one query per table, every missing reference reported together.
+ * This is the one place references are checked; writes outside the generic
+ * create and update (commands) call it too.
+ */
+export async function assertReferences(sql: TenantReader, checks: ReferenceCheck[]): Promise<void> {
+  const byTable = new Map<string, ReferenceCheck[]>();
+  for (const c of checks) {
+    if (c.id === null || c.id === undefined) continue;
+    const list = byTable.get(c.target.table) ?? [];
+    list.push(c);
+    byTable.set(c.target.table, list);
+  }
+  const violations: Violation[] = [];
+  for (const [table, list] of byTable) {
+    const present = await sql.existingIds(
+      table,
+      list.map((c) => c.id as string),
+    );
+    for (const c of list) {
+      if (!present.has(c.id as string)) {
+        violations.push({
+          path: c.path,
+          message: `no such record: ${c.id} (a ${c.target.type} of this environment)`,
+          code: 'not_found',
+        });
+      }
+    }
+  }
+  if (violations.length) throw new ValidationError(violations);
+}
+
+export function assertEntityReferences(
+  sql: TenantReader,
+  entity: AnyEntity,
+  input: unknown,
+  extra: ReferenceCheck[],
+): Promise<void> {
+  return assertReferences(sql, [...declaredReferences(entity, input), ...extra]);
+}

@@ -1,0 +1,76 @@
+import { OPERATORS, type Condition } from '@bo/db';
+import { z } from 'zod';
+import { moduleProcedure } from '../../trpc.js';
+import type { AnyEntity } from './define-entity.js';
+import {
+  createEntity,
+  deleteEntity,
+  type EntityCreate,
+  type EntityRemove,
+  type EntityUpdate,
+  getEntity,
+  listEntity,
+  updateEntity,
+} from './entity-crud.js';
+
+const comparisonSchema = z.object({
+  path: z.string().min(1),
+  op: z.enum(OPERATORS),
+  value: z.union([z.string(), z.array(z.string())]),
+});
+
+export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
+  z.union([comparisonSchema, z.object({ and: z.array(conditionSchema) }), z.object({ or: z.array(conditionSchema) })]),
+);
+
+/** A list query in domain paths; each adapter enforces its own page size (v2 100, v3 30). */
+export const listQuerySchema = z.object({
+  where: conditionSchema.optional(),
+  orderBy: z.array(z.object({ path: z.string().min(1), dir: z.enum(['asc', 'desc']) })).default([]),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(100).default(100),
+  count: z.boolean().default(false),
+});
+
+export const idInputSchema = z.object({ id: z.string().min(1) });
+const idOutputSchema = z.object({ id: z.string() });
+
+/** `list` and `get` of an entity, typed by its output schema. */
+export function entityQueries<Row>(entity: AnyEntity & { schema: z.ZodType<Row, Row> }) {
+  const schema: z.ZodType<Row, Row> = entity.schema;
+  const list = z.object({ items: z.array(schema), count: z.number().int().nullable() });
+  return {
+    list: moduleProcedure(entity.module, 'read')
+      .input(listQuerySchema)
+      .output(list)
+      .query(({ ctx, input }) => listEntity(ctx, entity, input) as Promise<{ items: Row[]; count: number | null }>),
+    get: moduleProcedure(entity.module, 'read')
+      .input(idInputSchema)
+      .output(schema)
+      .query(({ ctx, input }) => getEntity(ctx, entity, input.id) as Promise<never>),
+  };
+}
+
+/** `create`: the input schema in domain terms; answers the new id. */
+export function entityCreate<C extends z.ZodType>(entity: AnyEntity, input: C, create: EntityCreate<z.output<C>>) {
+  return moduleProcedure(entity.module, 'write')
+    .input(z.object({ data: input }))
+    .output(idOutputSchema)
+    .mutation(({ ctx, input: i }) => createEntity(ctx, entity, create, (i as { data: z.output<C> }).data));
+}
+
+export function entityUpdate<U extends z.ZodType>(entity: AnyEntity, input: U, update: EntityUpdate<z.output<U>>) {
+  return moduleProcedure(entity.module, 'write')
+    .input(z.object({ id: z.string().min(1), data: input }))
+    .output(idOutputSchema)
+    .mutation(({ ctx, input: i }) =>
+      updateEntity(ctx, entity, update, (i as { id: string }).id, (i as { data: z.output<U> }).data),
+    );
+}
+
+export function entityDelete(entity: AnyEntity, remove?: EntityRemove) {
+  return moduleProcedure(entity.module, 'write')
+    .input(idInputSchema)
+    .output(idOutputSchema)
+    .mutation(({ ctx, input }) => deleteEntity(ctx, entity, remove, input.id));
+}

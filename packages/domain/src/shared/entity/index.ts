@@ -1,0 +1,20 @@
+/**
+ * Entities: declared once (fields, columns, relations, flags, module right), with
+ * the list model, the page loader, the output schema and the CRUD procedures
+ * derived from the declaration. See crm/organization for the whole pattern.
+ */
+export { f, restrictedReference, snakeCase, type AnyField, type TargetEntity } from './fields.js';
+export { defineEntity, sqlModelOf, type AnyEntity, type Entity, type EntityRow, type RowOf } from './define-entity.js';
+export type { PageSource } from './entity-loader.js';
+export {
+  type EntityCreate,
+  type EntityRemove,
+  type EntityUpdate,
+  getEntity,
+  type ListResult,
+  listEntity,
+  type WriteContext,
+} from './entity-crud.js';
+export { assertReferences, declaredReferences, type ReferenceCheck } from './entity-references.js';
+export { entityCreate, entityDelete, entityQueries, entityUpdate, listQuerySchema } from './entity-router.js';
+export type { EntityTransaction } from './transaction.js';
