@@ -13,6 +13,8 @@ import {
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { parseListParams } from './query-language.js';
+import { mountApiDocs } from '@bo/http';
+import { buildV2Document } from './openapi.js';
 import { mountV2Resource } from './resources/mount.js';
 import { v2Resources } from './resources/index.js';
 
@@ -83,6 +85,9 @@ export function createV2Router(opts: V2Options): Router {
     }
     next();
   });
+
+  // the reference is public: mounted before authentication
+  mountApiDocs(app, 'Business operations API v2', () => buildV2Document(v2Resources));
 
   app.use(async (req, res, next) => {
     try {

@@ -3,3 +3,5 @@ export type { RateLimiter, V2Helpers, V2Options } from './app.js';
 export { parseListParams } from './query-language.js';
 export { mountFileRoutes, readsOwnBody } from './files.js';
 export { createBrowserDownloadRouter } from './browser-download.js';
+export { v2Resources } from './resources/index.js';
+export type { AnyV2Resource, V2Resource } from './resources/v2-resource.js';

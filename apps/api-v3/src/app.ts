@@ -11,9 +11,7 @@ import {
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import { parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { apiReference } from '@scalar/express-api-reference';
+import { mountApiDocs } from '@bo/http';
 import { buildOpenApiDocument } from './openapi.js';
 
 export interface V3Options {
@@ -55,37 +53,13 @@ function filterCondition(filters: Map<string, string[]>, paths: Record<string, s
   return and.length ? { and } : undefined;
 }
 
-// the package exports only its modules; its browser bundle sits beside them in dist/
-const SCALAR_BUNDLE = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')),
-  'browser/standalone.js',
-);
-
 /** The v3 RPC adapter: `/{entity}.{action}[/{id}]`, strict input, problem details. */
 export function createV3Router(opts: V3Options): Router {
   const table: Record<string, Endpoint> = { ...defaultEndpoints, ...opts.endpoints };
   const app = express.Router();
 
   // the reference is public: mounted before authentication
-  let document: Record<string, unknown> | null = null;
-  app.get('/docs.json', (_req, res) => {
-    document ??= buildOpenApiDocument(table);
-    res.json(document);
-  });
-  // the viewer's script is served from here, not from a CDN, so the page works with no internet
-  app.get('/docs/standalone.js', (_req, res) => {
-    // pnpm keeps packages under node_modules/.pnpm: a dot-folder that sendFile refuses by default
-    res.type('application/javascript').sendFile(SCALAR_BUNDLE, { maxAge: '1d', dotfiles: 'allow' });
-  });
-  app.get('/docs', (req, res, next) => {
-    const render = apiReference({
-      url: `${req.baseUrl}/docs.json`,
-      pageTitle: 'Business operations API v3',
-      cdn: `${req.baseUrl}/docs/standalone.js`,
-      bundle: false,
-    });
-    render(req as unknown as Parameters<typeof render>[0], res, next);
-  });
+  mountApiDocs(app, 'Business operations API v3', () => buildOpenApiDocument(table));
 
   app.use(async (req, res, next) => {
     try {

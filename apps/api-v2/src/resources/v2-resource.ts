@@ -1,4 +1,13 @@
-import { BadRequestError, type createCaller, ForbiddenError, type ListQuery, toDomainError, ValidationError } from '@bo/domain';
+import {
+  type AnyEntity,
+  BadRequestError,
+  type createCaller,
+  ForbiddenError,
+  type ListQuery,
+  toDomainError,
+  ValidationError,
+} from '@bo/domain';
+import type { z } from 'zod';
 import type { V2Names } from './v2-names.js';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -16,12 +25,18 @@ export interface EntityProcedures<Row> {
 export interface V2Resource<Row> {
   /** below /api/v2, e.g. `crm/organization` */
   path: string;
+  /** the domain entity it shows: its output schema documents the read */
+  entity: AnyEntity;
   procedures(caller: Caller): EntityProcedures<Row>;
   names: V2Names;
   /** the v2 read shape of a row (reference: Get…) */
   read(row: Row): Record<string, unknown>;
   /** fields `select` always keeps beside `id` */
   alwaysSelected?: string[];
+  /** the domain input schemas of the writes, for the document (`remove`: whether DELETE is offered) */
+  inputs?: { create?: z.ZodType; update?: z.ZodType; remove?: boolean };
+  /** v2 fields the mapping builds itself from an entity field of the same name (documented as built, not as declared) */
+  documentAsBuilt?: string[];
   /** which of create, update and delete v2 offers, when not all the procedures have */
   methods?: { create?: boolean; update?: boolean; delete?: boolean };
 }

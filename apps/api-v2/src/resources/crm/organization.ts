@@ -1,4 +1,5 @@
-import type { Organization } from '@bo/domain/crm/organization/organization.entity';
+import { type Organization, organization } from '@bo/domain/crm/organization/organization.entity';
+import { createOrganizationInput, updateOrganizationInput } from '@bo/domain/crm/organization/organization.schema';
 import { employeeReferenceV2 } from '../hrm/employee-reference.js';
 import { v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
@@ -18,7 +19,10 @@ function address(a: Organization['visitingAddress']) {
 /** crm/organization (reference: GetOrganization); every field present, null when empty. */
 export const organizationV2 = v2Resource<Organization>({
   path: 'crm/organization',
+  entity: organization,
   procedures: (c) => c.crm.organization,
+  inputs: { create: createOrganizationInput, update: updateOrganizationInput, remove: true },
+  documentAsBuilt: ['visiting_address', 'postal_address', 'relation_manager', 'debtor'],
   names,
   read: (o) => {
     const { debtor, relationManager, visitingAddress, postalAddress, ...rest } = o;

@@ -1,0 +1,1 @@
+export { mountApiDocs } from './api-docs.js';
