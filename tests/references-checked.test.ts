@@ -50,7 +50,7 @@ describe('references are checked on every write', () => {
     const refs = Object.entries(
       resource.entity.fields as Record<string, { kind: string; writable: boolean; target?: () => { table: string } }>,
     ).filter(([, f]) => f.kind === 'ref' && f.writable);
-    const inputShape = (resource.inputs?.create as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+    const inputShape = (resource.inputs?.create as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
     for (const [name, field] of refs) {
       // the form the write takes: `{id}` under the field's name, or the id under `<name>Id`
       const asObject = name in inputShape;
