@@ -51,7 +51,15 @@ describe('rights through relations', () => {
       .map(([name]) => ({ resource: r.path, relation: r.names.toV2(name) })),
   );
 
-  it('every relation into another module is declared restricted (the organization relation manager at least)', () => {
+  it('every relation into another module is declared restricted, on every v2 resource', () => {
+    const unguarded = v2Resources.flatMap((r) =>
+      Object.entries(
+        r.entity.fields as Record<string, { kind: string; restricted?: boolean; target?: () => { module: string } }>,
+      )
+        .filter(([, f]) => f.target && f.target().module !== r.entity.module && !f.restricted)
+        .map(([name]) => `${r.path}: ${name}`),
+    );
+    expect(unguarded).toEqual([]);
     expect(crossing).toContainEqual({ resource: 'crm/organization', relation: 'relation_manager' });
   });
 

@@ -13,6 +13,7 @@ import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { customFieldResources, customfieldsRouter } from './customfields/router.js';
 import { salesResources, salesRouter } from './sales/router.js';
+import { workflowsRouter } from './workflows/workflow.router.js';
 import type { AnyResource } from './shared/resources/definition.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
@@ -32,6 +33,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   customfields: customfieldsRouter,
   sales: salesRouter,
+  workflows: workflowsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { createCaller } from '@bo/domain';
-import { sendData } from '../envelope.js';
+import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams } from '../query-language.js';
 import { applySelect } from '../select.js';
 import { type AnyV2Resource, inV2Terms } from './v2-resource.js';
@@ -77,6 +77,19 @@ export function mountV2Resource(
   });
 
   const methods = resource.methods ?? {};
+  // a resource that offers no write at all is read-only: writes answer 405 and say so
+  const readOnly = methods.create === false && methods.update === false && methods.delete === false;
+  if (readOnly) {
+    const refuse = (_req: Request, res: Response) => {
+      res.setHeader('Allow', 'GET');
+      sendErrors(res, 405, [`${resource.path} is read-only: it can be read (GET), not written`]);
+    };
+    app.post(base, refuse);
+    app.put(base, refuse);
+    app.put(`${base}/:id`, refuse);
+    app.delete(`${base}/:id`, refuse);
+    app.post(`${base}/:id`, refuse);
+  }
   app.post(base, async (req, res, next) => {
     const create = call(res).create;
     if (!create || methods.create === false) return next();

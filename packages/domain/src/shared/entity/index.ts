@@ -18,3 +18,4 @@ export {
 export { assertReferences, declaredReferences, type ReferenceCheck } from './entity-references.js';
 export { entityCreate, entityDelete, entityQueries, entityUpdate, listQuerySchema } from './entity-router.js';
 export type { EntityTransaction } from './transaction.js';
+export { updateEntity } from './entity-crud.js';
