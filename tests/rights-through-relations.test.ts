@@ -53,9 +53,7 @@ describe('rights through relations', () => {
 
   it('every relation into another module is declared restricted, on every v2 resource', () => {
     const unguarded = v2Resources.flatMap((r) =>
-      Object.entries(
-        r.entity.fields as Record<string, { kind: string; restricted?: boolean; target?: () => { module: string } }>,
-      )
+      Object.entries(r.entity.fields as Record<string, { kind: string; restricted?: boolean; target?: () => { module: string } }>)
         .filter(([, f]) => f.target && f.target().module !== r.entity.module && !f.restricted)
         .map(([name]) => `${r.path}: ${name}`),
     );

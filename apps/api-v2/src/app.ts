@@ -15,8 +15,8 @@ import { type ErrorLogger, renderV2Error } from './errors.js';
 import { parseListParams } from './query-language.js';
 import { mountApiDocs } from '@bo/http';
 import { buildV2Document } from './openapi.js';
-import { mountV2Resource } from './resources/mount.js';
-import { v2Resources } from './resources/index.js';
+import { mountV2Operation, mountV2Resource } from './resources/mount.js';
+import { v2Operations, v2Resources } from './resources/index.js';
 
 export type RateLimiter = (
   key: string,
@@ -87,7 +87,7 @@ export function createV2Router(opts: V2Options): Router {
   });
 
   // the reference is public: mounted before authentication
-  mountApiDocs(app, 'Business operations API v2', () => buildV2Document(v2Resources));
+  mountApiDocs(app, 'Business operations API v2', () => buildV2Document(v2Resources, v2Operations));
 
   app.use(async (req, res, next) => {
     try {
@@ -156,6 +156,7 @@ export function createV2Router(opts: V2Options): Router {
   opts.extend?.(app, helpers);
 
   for (const resource of v2Resources) mountV2Resource(app, resource, bodyObject);
+  for (const operation of v2Operations) mountV2Operation(app, operation, bodyObject);
 
   for (const def of resources) {
     const base = `/${def.name}`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnyV2Operation } from './resources/v2-operation.js';
 import type { AnyV2Resource } from './resources/v2-resource.js';
 
 /**
@@ -144,7 +145,7 @@ const LIST_PARAMETERS = [
 ];
 const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 
-export function buildV2Document(resources: AnyV2Resource[]): Json {
+export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Operation[] = []): Json {
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {
     Error: envelope({ type: 'null' }, false),
@@ -209,6 +210,29 @@ export function buildV2Document(resources: AnyV2Resource[]): Json {
     }
     paths[`/${r.path}`] = collection;
     paths[`/${r.path}/{id}`] = single;
+  }
+  for (const op of operations) {
+    const schema = renamed(toJson(op.output), op.names.toV2) as Json;
+    paths[`/${op.path}`] = {
+      ...paths[`/${op.path}`],
+      [op.method.toLowerCase()]: {
+        tags: [op.path.split('/')[0]],
+        operationId: op.path,
+        summary: op.summary,
+        ...(op.method === 'GET'
+          ? {}
+          : {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: renamed(toJson(op.input), op.names.toV2) } },
+              },
+            }),
+        responses: {
+          '200': { description: 'done', content: { 'application/json': { schema: envelope(schema, false) } } },
+          ...errors(400, 401, 403, 415, 429),
+        },
+      },
+    };
   }
   return {
     openapi: '3.1.0',

@@ -1,4 +1,6 @@
+import { mergeOperations } from './crm/merge.js';
 import { organizationV2 } from './crm/organization.js';
+import type { AnyV2Operation } from './v2-operation.js';
 import type { AnyV2Resource } from './v2-resource.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
 
@@ -11,3 +13,6 @@ export const v2Resources: AnyV2Resource[] = [
   defaultActionV2,
   defaultTaskV2,
 ];
+
+/** v2 paths that are operations rather than resources. */
+export const v2Operations: AnyV2Operation[] = [...mergeOperations];

@@ -3,6 +3,7 @@ import type { createCaller } from '@bo/domain';
 import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams } from '../query-language.js';
 import { applySelect } from '../select.js';
+import type { AnyV2Operation } from './v2-operation.js';
 import { type AnyV2Resource, inV2Terms } from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -107,4 +108,22 @@ export function mountV2Resource(
     if (!remove || methods.delete === false) return next();
     sendData(res, await translated(() => remove({ id: req.params.id as string })));
   });
+}
+
+/** Mounts one v2 operation: the body (or query) in v2 names in, the answer in v2 names out. */
+export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (req: Request) => Record<string, unknown>): void {
+  const handler = async (req: Request, res: Response) => {
+    const raw = op.method === 'GET' ? Object.fromEntries(new URLSearchParams(rawQuery(req))) : bodyObject(req);
+    const input = op.names.input(raw) as never;
+    let answer: unknown;
+    try {
+      answer = await op.call(res.locals.caller as Caller)(input);
+    } catch (err) {
+      throw inV2Terms(err, op.names);
+    }
+    sendData(res, op.show ? op.show(answer) : op.names.output(answer));
+  };
+  if (op.method === 'GET') app.get(`/${op.path}`, handler);
+  else if (op.method === 'PUT') app.put(`/${op.path}`, handler);
+  else app.post(`/${op.path}`, handler);
 }

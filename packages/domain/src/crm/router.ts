@@ -10,6 +10,7 @@ import {
 } from './custom-fields.resources.js';
 import { debtorResource } from './debtor/debtor.resource.js';
 import { myOrganizationProfileResource, myOrganizationResource } from './myorganization/myorganization.resource.js';
+import { mergeRouter } from './merge/merge.router.js';
 import { organizationRouter } from './organization/organization.router.js';
 import { personResource } from './person/person.resource.js';
 import {
@@ -43,6 +44,7 @@ export const crmResources: AnyResource[] = [
 
 export const crmRouter = router({
   organization: organizationRouter,
+  merge: mergeRouter,
   person: resourceRouter(personResource),
   contactperson: resourceRouter(contactPersonResource),
   myorganizationprofile: resourceRouter(myOrganizationProfileResource),

@@ -142,6 +142,16 @@ export function sqlModelOf(entity: TargetEntity): SqlModel {
   return model;
 }
 
+const byTable = new Map<string, AnyEntity>();
+
+/**
+ * The entity declared for a table (the fullest, where an area also declares a small
+ * stand-in for another's): what a change to one of its rows records in its event.
+ */
+export function entityOfTable(table: string): AnyEntity | undefined {
+  return byTable.get(table);
+}
+
 /**
  * Declares an entity once: its fields in domain terms, their columns, relations
  * and flags. The list model, the page loader and the output schema are derived here.
@@ -164,6 +174,8 @@ export function defineEntity<F extends FieldMap>(decl: EntityDeclaration<F>): En
     loader: undefined as unknown as EntityLoader<RowOf<F>>,
   };
   (entity as { loader: EntityLoader<RowOf<F>> }).loader = entityLoader<RowOf<F>>(entity);
+  const known = byTable.get(entity.table);
+  if (!known || Object.keys(known.fields).length < Object.keys(entity.fields).length) byTable.set(entity.table, entity);
   return entity;
 }
 

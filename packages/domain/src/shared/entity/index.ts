@@ -4,7 +4,15 @@
  * derived from the declaration. See crm/organization for the whole pattern.
  */
 export { f, restrictedReference, snakeCase, type AnyField, type TargetEntity } from './fields.js';
-export { defineEntity, sqlModelOf, type AnyEntity, type Entity, type EntityRow, type RowOf } from './define-entity.js';
+export {
+  defineEntity,
+  entityOfTable,
+  sqlModelOf,
+  type AnyEntity,
+  type Entity,
+  type EntityRow,
+  type RowOf,
+} from './define-entity.js';
 export type { PageSource } from './entity-loader.js';
 export {
   type EntityCreate,
