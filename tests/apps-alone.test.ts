@@ -46,9 +46,13 @@ async function start(app: string, ready: RegExp): Promise<AppProcess & { ready: 
 beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(tmpdir(), 'bo-alone-'));
-  // one after the other: the first generates the self-signed certificate the second reads
-  v2Port = Number((await start('api-v2', /API v2 on https:\/\/localhost:(\d+)/)).ready[1]);
-  v3Port = Number((await start('api-v3', /API v3 on https:\/\/localhost:(\d+)/)).ready[1]);
+  // both at once on an empty data folder and database, as a deployment starts them
+  const [a, b] = await Promise.all([
+    start('api-v2', /API v2 on https:\/\/localhost:(\d+)/),
+    start('api-v3', /API v3 on https:\/\/localhost:(\d+)/),
+  ]);
+  v2Port = Number(a.ready[1]);
+  v3Port = Number(b.ready[1]);
   prisma = createPrismaClient(db.url, { max: 2 });
   const system = createCaller({ prisma, principal: { kind: 'system' }, clock: systemClock });
   await system.admin.environment.create({ name: 'acme' });
@@ -116,10 +120,18 @@ describe('each app runs alone, against one database', () => {
       ['organization.created', id],
       ['organization.updated', id],
     ]);
-    const rows = await db.query<{ status: string }>(
-      `SELECT d.status FROM webhook_delivery d JOIN event e ON e.id = d.event_id WHERE e.entity_id = $1 ORDER BY e.seq`,
-      [id],
+    // the worker records an attempt once the receiver has answered
+    const statuses = await waitFor(
+      async () => {
+        const rows = await db.query<{ status: string }>(
+          `SELECT d.status FROM webhook_delivery d JOIN event e ON e.id = d.event_id WHERE e.entity_id = $1 ORDER BY e.seq`,
+          [id],
+        );
+        return rows.every((r) => r.status !== 'pending') ? rows.map((r) => r.status) : null;
+      },
+      10_000,
+      'both deliveries recorded',
     );
-    expect(rows.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(statuses).toEqual(['succeeded', 'succeeded']);
   });
 });
