@@ -90,7 +90,7 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
   };
 }
 
-export interface HttpService<W extends RunningJobs> extends ProcessCore<W> {
+export interface HttpService<W extends RunningJobs> extends Omit<ProcessCore<W>, 'close'> {
   url: string;
   port: number;
   httpPort: number | null;
@@ -152,8 +152,9 @@ export async function startHttpService<W extends RunningJobs>(
     httpPort = await listen(plain, config.httpPort, config.host);
   }
   let stopped = false;
+  const { close: closeCore, ...opened } = core;
   return {
-    ...core,
+    ...opened,
     url: `https://localhost:${port}`,
     port,
     httpPort,
@@ -172,7 +173,7 @@ export async function startHttpService<W extends RunningJobs>(
           ),
       );
       await rateLimit?.close();
-      await core.close();
+      await closeCore();
     },
   };
 }
