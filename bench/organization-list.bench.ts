@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { load, row } from './support/load.js';
 import { insertOrganizations, startBenchService } from './support/service.js';
-import { loadTls } from '@bo/server/tls';
+import { loadTls } from '@bo/runtime';
 
 /**
  * GET /api/v2/crm/organization?limit=100 over 10,000 organizations at 10

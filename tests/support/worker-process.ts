@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface WorkerProcess {
+export interface AppProcess {
   child: ChildProcess;
   output: () => string;
   /** resolves with the exit code (or the signal's name) */
@@ -12,10 +12,20 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** A real, separate worker process (apps/worker/src/main.ts) on the test database; resolves once it works. */
-export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  // node itself (not npx), so that a signal reaches the worker and not a wrapper
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
+/** A worker process, as the webhook fault tests name it. */
+export type WorkerProcess = AppProcess;
+
+/**
+ * A real, separate process of one app's `src/main.ts` (`apps/<app>/src/main.ts`);
+ * resolves once its output matches `ready`, with the match.
+ */
+export async function startAppProcess(
+  app: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<AppProcess & { ready: RegExpMatchArray }> {
+  // node itself (not npx), so that a signal reaches the app and not a wrapper
+  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,9 +39,15 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const started = Date.now();
-  while (!out.includes('worker started')) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`worker did not start:\n${out}`);
+  for (;;) {
+    const match = ready.exec(out);
+    if (match) return { child, output: () => out, exited, kill: (s) => child.kill(s), ready: match };
+    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`${app} did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, output: () => out, exited, kill: (s) => child.kill(s) };
+}
+
+/** A real, separate worker process (apps/worker/src/main.ts) on the test database; resolves once it works. */
+export function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  return startAppProcess('worker', env, /worker started/);
 }

@@ -1,5 +1,5 @@
-export { createHttpApp } from './app.js';
-export { configFromEnv } from './config.js';
-export type { ServiceConfig } from './config.js';
-export { startService } from './start.js';
+export { serverMounts, startService } from './start.js';
 export type { RunningService } from './start.js';
+export { trpcMount } from './trpc.js';
+export { configFromEnv } from '@bo/runtime';
+export type { ServiceConfig } from '@bo/runtime';

@@ -1,120 +1,27 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import pino, { type Logger } from 'pino';
-import { type Database, FilesystemStorage, openDatabase } from '@bo/db';
-import { mountFileRoutes, readsOwnBody } from '@bo/api-v2';
-import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
-import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
+import { v2Mount } from '@bo/api-v2';
+import { v3Mount } from '@bo/api-v3';
 import type { Clock } from '@bo/domain';
-import { createHttpApp } from './app.js';
-import type { ServiceConfig } from './config.js';
-import { createRateLimit } from './rate-limit.js';
-import { loadTls } from './tls.js';
-import { seedDemoIfEmpty, type DemoAccess } from '@bo/demo';
+import { type HttpMount, type HttpService, type ServiceConfig, startHttpService } from '@bo/runtime';
 import { type RunningWorker, startWorker } from '@bo/worker';
+import { trpcMount } from './trpc.js';
 
-export interface RunningService {
-  url: string;
-  port: number;
-  httpPort: number | null;
-  database: Database;
-  worker: RunningWorker;
-  log: Logger;
-  demo: DemoAccess | null;
-  stop(): Promise<void>;
-}
+/** Everything this process serves: both wire versions and the internal tRPC endpoint. */
+export const serverMounts: HttpMount[] = [v2Mount, v3Mount, trpcMount];
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
+export type RunningService = HttpService<RunningWorker>;
 
-/** Opens the database (migrating it), seeds the demo on an empty one, and serves HTTPS. */
-export async function startService(config: ServiceConfig, extra: { clock?: Clock } = {}): Promise<RunningService> {
-  const log = pino({ level: config.logLevel });
-  mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    embeddedPort: config.embeddedDbPort,
-    log: (msg) => log.info(msg),
-  });
-  const demo = config.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
-  const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
-  const webhooks = config.webhooks ?? DEFAULT_WEBHOOK_CONFIG;
-  const uploads = config.uploads ?? DEFAULT_UPLOAD_CONFIG;
-  // the API always enqueues through pg-boss; it also works the jobs unless RUN_WORKER=false
-  const worker = await startWorker({
-    connectionString: database.connectionString,
-    prisma: database.prisma,
-    log,
-    clock: extra.clock,
+/**
+ * The whole service in one process (the default start): opens the database
+ * (migrating it), seeds the demo on an empty one, serves v2, v3 and /trpc over
+ * HTTPS, and works the background jobs unless RUN_WORKER=false. The API always
+ * enqueues through pg-boss.
+ */
+export function startService(config: ServiceConfig, extra: { clock?: Clock } = {}): Promise<RunningService> {
+  return startHttpService(config, {
+    mounts: serverMounts,
+    jobs: startWorker,
     work: config.runWorker,
-    poolSize: database.mode === 'server' ? 4 : 1,
-    storage,
-    webhooks,
-  });
-  const rateLimit =
-    config.rateLimitPerMinute && config.rateLimitPerMinute > 0
-      ? await createRateLimit(database.connectionString, {
-          perMinute: config.rateLimitPerMinute,
-          poolSize: database.mode === 'server' ? 4 : 1,
-        })
-      : null;
-  const app = createHttpApp({
-    rateLimit,
-    prisma: database.prisma,
-    log,
-    trustProxy: config.trustProxy,
+    seedDemo: config.seedDemo,
     clock: extra.clock,
-    services: { jobs: worker.jobs, storage, uploads, webhooks },
-    v2: { extend: mountFileRoutes, ownBody: readsOwnBody },
   });
-  const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
-  const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
-  // keep-alive longer than common proxies' idle time so they never reuse a closed socket
-  server.keepAliveTimeout = 65_000;
-  const port = await listen(server, config.port, config.host);
-  let plain: Server | null = null;
-  let httpPort: number | null = null;
-  if (config.httpPort !== null) {
-    plain = createHttpServer(app);
-    httpPort = await listen(plain, config.httpPort, config.host);
-  }
-  let stopped = false;
-  return {
-    url: `https://localhost:${port}`,
-    port,
-    httpPort,
-    database,
-    worker,
-    log,
-    demo,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await Promise.all(
-        [server, plain]
-          .filter((s): s is Server => s !== null)
-          .map(
-            (s) =>
-              new Promise<void>((resolve) => {
-                s.close(() => resolve());
-                s.closeAllConnections();
-              }),
-          ),
-      );
-      await worker.stop();
-      await rateLimit?.close();
-      await database.close();
-    },
-  };
 }

@@ -1,37 +1,17 @@
-import path from 'node:path';
-import pino from 'pino';
-import { FilesystemStorage, openDatabase } from '@bo/db';
-import { webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
+import { configFromEnv, runMain, startCore } from '@bo/runtime';
 import { startWorker } from './worker.js';
 
 /**
  * A worker process on its own: DATABASE_URL, or the embedded database of a
- * running service in DATA_DIR. SIGTERM finishes the jobs in flight, then exits.
+ * running service in DATA_DIR. It serves no HTTP and seeds nothing.
+ * SIGTERM finishes the jobs in flight, then exits.
  */
-const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-const database = await openDatabase({
-  databaseUrl: process.env.DATABASE_URL || undefined,
-  dataDir,
-  log: (msg) => log.info(msg),
-});
-const worker = await startWorker({
-  connectionString: database.connectionString,
-  prisma: database.prisma,
-  log,
-  poolSize: database.mode === 'server' ? 4 : 1,
-  // the same files as the service: on several machines DATA_DIR must be shared storage
-  storage: new FilesystemStorage(path.join(dataDir, 'files')),
-  webhooks: webhookConfigFromEnv(),
-});
-log.info('worker started');
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log.info(`${signal}: finishing the jobs in flight`);
-    void worker
-      .stop()
-      .then(() => database.close())
-      .then(() => process.exit(0));
-  });
-}
+const config = configFromEnv();
+await runMain(
+  async () => {
+    const core = await startCore(config, { jobs: startWorker, work: true, seedDemo: false });
+    core.log.info('worker started');
+    return core;
+  },
+  { stop: (core) => core.close(), stopping: 'finishing the jobs in flight' },
+);

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@bo/db';
+import { DISPATCH_BATCH } from './delivery-policy.js';
 
 /**
  * Fans new outbox events out into one delivery per matching subscription.
@@ -16,7 +17,7 @@ import type { PrismaClient } from '@bo/db';
 const cursorEnsured = new WeakSet<object>();
 
 export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: number } = {}): Promise<number> {
-  const batchSize = opts.batchSize ?? 1000;
+  const batchSize = opts.batchSize ?? DISPATCH_BATCH;
   if (!cursorEnsured.has(prisma)) {
     await prisma.$executeRawUnsafe(
       `INSERT INTO webhook_dispatch_cursor (id, last_seq, updated_at) VALUES (1, 0, now()) ON CONFLICT (id) DO NOTHING`,

@@ -48,13 +48,3 @@ export function webhookConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Webh
     publicDomain: env.PUBLIC_DOMAIN || d.publicDomain,
   };
 }
-
-/**
- * Delay before retry number `attempt` (1 = after the first failure): exponential
- * from retryBaseMs, capped, with "equal jitter" (half fixed, half random) so that
- * a receiver coming back is not hit by every queued delivery at once.
- */
-export function retryDelayMs(config: WebhookConfig, attempt: number, random: () => number = Math.random): number {
-  const exp = Math.min(config.retryMaxDelayMs, config.retryBaseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
-  return Math.round(exp / 2 + (exp / 2) * random());
-}

@@ -25,9 +25,13 @@ export async function createRateLimit(
   const pool = new pg.Pool({ connectionString, max: opts.poolSize, application_name: 'bizops-rate-limit' });
   // an idle connection the server closes is replaced by the pool; unheard, the event would crash the process
   pool.on('error', () => {});
-  await pool.query(`CREATE SCHEMA IF NOT EXISTS rate_limit;
+  // IF NOT EXISTS is not safe against itself: processes starting at once take turns on a lock
+  await pool.query(`BEGIN;
+    SELECT pg_advisory_xact_lock(hashtext('bizops.rate_limit'));
+    CREATE SCHEMA IF NOT EXISTS rate_limit;
     CREATE UNLOGGED TABLE IF NOT EXISTS rate_limit.counter (
-      key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+      key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint);
+    COMMIT`);
   const limiter = new RateLimiterPostgres({
     storeClient: pool,
     storeType: 'pool',

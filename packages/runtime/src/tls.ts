@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 
@@ -37,8 +37,17 @@ export async function loadTls(opts: { cert?: string; key?: string; dataDir: stri
       },
     ],
   });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(certFile, pems.cert);
-  writeFileSync(keyFile, pems.private, { mode: 0o600 });
+  // several processes may start at once on one DATA_DIR: each writes its pair into a folder of
+  // its own and renames it into place; the first rename wins and the others read the winner's pair
+  mkdirSync(opts.dataDir, { recursive: true });
+  const mine = mkdtempSync(path.join(opts.dataDir, '.tls-'));
+  writeFileSync(path.join(mine, 'cert.pem'), pems.cert);
+  writeFileSync(path.join(mine, 'key.pem'), pems.private, { mode: 0o600 });
+  try {
+    renameSync(mine, dir);
+  } catch {
+    rmSync(mine, { recursive: true, force: true });
+    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), selfSigned: true };
+  }
   return { cert: pems.cert, key: pems.private, selfSigned: true };
 }

@@ -1,0 +1,64 @@
+import type { AttemptOutcome } from './attempt-delivery.js';
+import type { WebhookConfig } from './webhook-config.js';
+
+/**
+ * The run policy of webhook delivery: how long a claim holds, how long a run
+ * of one subscription's deliveries may be, when a failed delivery is tried
+ * again and when it is given up. The order per subscription follows from the
+ * claims (only a subscription's head is claimable) and from runs that stop at
+ * the first failure (deliver-run.ts).
+ */
+
+/** deliveries of one subscription claimed at once (a lease each, renewed as the run goes) */
+export const RUN_SIZE = 100;
+
+/** events fanned out into deliveries per dispatcher round */
+export const DISPATCH_BATCH = 1000;
+
+/** a lease outlives the request's time-out, so only a dead worker loses one */
+export function leaseMsFor(config: WebhookConfig): number {
+  return config.timeoutMs * 2 + 1_000;
+}
+
+/**
+ * A run's leases are renewed with a record once a quarter of the lease has passed;
+ * one attempt lasts at most timeoutMs, so a quarter + timeoutMs + a record stays
+ * well inside the lease of 2 × timeoutMs + 1 s.
+ */
+export function renewDue(msSinceRenewal: number, leaseMs: number): boolean {
+  return msSinceRenewal >= leaseMs / 4;
+}
+
+/**
+ * Delay before retry number `attempt` (1 = after the first failure): exponential
+ * from retryBaseMs, capped, with "equal jitter" (half fixed, half random) so that
+ * a receiver coming back is not hit by every queued delivery at once.
+ */
+export function retryDelayMs(config: WebhookConfig, attempt: number, random: () => number = Math.random): number {
+  const exp = Math.min(config.retryMaxDelayMs, config.retryBaseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
+  return Math.round(exp / 2 + (exp / 2) * random());
+}
+
+export type DeliveryStatus = 'succeeded' | 'pending' | 'failed';
+
+/**
+ * What an attempt makes of its delivery: succeeded; pending again after the
+ * back-off; or failed once the next try would fall outside the retry window
+ * (counted from retryFrom: the first attempt, or the last resend).
+ */
+export function verdict(
+  config: WebhookConfig,
+  d: { attempt: number; retryFrom: Date },
+  outcome: Pick<AttemptOutcome, 'error'>,
+  now: number = Date.now(),
+): { status: DeliveryStatus; retryInMs: number } {
+  if (outcome.error === null) return { status: 'succeeded', retryInMs: 0 };
+  const delay = retryDelayMs(config, d.attempt);
+  if (now + delay - d.retryFrom.getTime() > config.retryWindowMs) return { status: 'failed', retryInMs: 0 };
+  return { status: 'pending', retryInMs: delay };
+}
+
+/** whether a run goes on after this outcome: a success, more claimed, and a worker not stopping */
+export function runContinues(outcome: Pick<AttemptOutcome, 'error'>, following: number, keepGoing: () => boolean): boolean {
+  return outcome.error === null && following > 0 && keepGoing();
+}

@@ -1,0 +1,179 @@
+import { mkdirSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
+import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
+import type { Clock, JobQueue } from '@bo/domain';
+import type { FileStorage } from '@bo/domain/shared/storage';
+import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
+import type { ServiceConfig } from './config.js';
+import { createHttpApp, type HttpMount } from './http-app.js';
+import { createRateLimit } from './rate-limit.js';
+import { loadTls } from './tls.js';
+
+/** What a process needs of the job queue (apps/worker's startWorker gives it). */
+export interface RunningJobs {
+  jobs: JobQueue;
+  /** finishes the jobs in flight, then stops */
+  stop(): Promise<void>;
+}
+
+export interface JobsOptions {
+  connectionString: string;
+  prisma: PrismaClient;
+  log: Logger;
+  clock?: Clock;
+  /** false: only enqueue (an API process that leaves the work to worker processes) */
+  work: boolean;
+  /** connections of the queue's own pool (1 on the embedded database) */
+  poolSize: number;
+  storage: FileStorage;
+  webhooks: WebhookConfig;
+}
+
+export interface ProcessOptions<W extends RunningJobs> {
+  /** starts the job queue; it works the jobs when `work` is on */
+  jobs: (opts: JobsOptions) => Promise<W>;
+  work: boolean;
+  /** create the demo environment on an empty database */
+  seedDemo: boolean;
+  clock?: Clock;
+}
+
+/** The database (migrated), the files and the job queue: what every process of the service opens. */
+export interface ProcessCore<W extends RunningJobs> {
+  log: Logger;
+  database: Database;
+  storage: FileStorage;
+  worker: W;
+  demo: DemoAccess | null;
+  /** stops the jobs (those in flight finish), then closes the database */
+  close(): Promise<void>;
+}
+
+export async function startCore<W extends RunningJobs>(config: ServiceConfig, opts: ProcessOptions<W>): Promise<ProcessCore<W>> {
+  const log = pino({ level: config.logLevel });
+  mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedPort: config.embeddedDbPort,
+    log: (msg) => log.info(msg),
+  });
+  const demo = opts.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
+  // the same files in every process: on several machines DATA_DIR must be shared storage
+  const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
+  const worker = await opts.jobs({
+    connectionString: database.connectionString,
+    prisma: database.prisma,
+    log,
+    clock: opts.clock,
+    work: opts.work,
+    poolSize: database.mode === 'server' ? 4 : 1,
+    storage,
+    webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
+  });
+  return {
+    log,
+    database,
+    storage,
+    worker,
+    demo,
+    async close() {
+      await worker.stop();
+      await database.close();
+    },
+  };
+}
+
+export interface HttpService<W extends RunningJobs> extends Omit<ProcessCore<W>, 'close'> {
+  url: string;
+  port: number;
+  httpPort: number | null;
+  /** closes the listeners and their connections, then the core */
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Opens the core and serves the mounts over HTTPS on config.port (and plain
+ * HTTP on config.httpPort when set), with the rate limit shared by all
+ * processes through PostgreSQL.
+ */
+export async function startHttpService<W extends RunningJobs>(
+  config: ServiceConfig,
+  opts: ProcessOptions<W> & { mounts: HttpMount[] },
+): Promise<HttpService<W>> {
+  const core = await startCore(config, opts);
+  const { database } = core;
+  const rateLimit =
+    config.rateLimitPerMinute && config.rateLimitPerMinute > 0
+      ? await createRateLimit(database.connectionString, {
+          perMinute: config.rateLimitPerMinute,
+          poolSize: database.mode === 'server' ? 4 : 1,
+        })
+      : null;
+  const app = createHttpApp({
+    prisma: database.prisma,
+    log: core.log,
+    trustProxy: config.trustProxy,
+    clock: opts.clock,
+    services: {
+      jobs: core.worker.jobs,
+      storage: core.storage,
+      uploads: config.uploads ?? DEFAULT_UPLOAD_CONFIG,
+      webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
+    },
+    rateLimit: rateLimit ? (key) => rateLimit.consume(key) : undefined,
+    mounts: opts.mounts,
+  });
+  const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
+  const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
+  // keep-alive longer than common proxies' idle time so they never reuse a closed socket
+  server.keepAliveTimeout = 65_000;
+  const port = await listen(server, config.port, config.host);
+  let plain: Server | null = null;
+  let httpPort: number | null = null;
+  if (config.httpPort !== null) {
+    plain = createHttpServer(app);
+    httpPort = await listen(plain, config.httpPort, config.host);
+  }
+  let stopped = false;
+  const { close: closeCore, ...opened } = core;
+  return {
+    ...opened,
+    url: `https://localhost:${port}`,
+    port,
+    httpPort,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.all(
+        [server, plain]
+          .filter((s): s is Server => s !== null)
+          .map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                s.close(() => resolve());
+                s.closeAllConnections();
+              }),
+          ),
+      );
+      await rateLimit?.close();
+      await closeCore();
+    },
+  };
+}
