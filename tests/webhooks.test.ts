@@ -148,6 +148,7 @@ describe('delivery', () => {
       expect(v3.body).toEqual({ id, title: 'Shape Change Org' });
       expect(got.body.data).toEqual(await domainOrganization(id));
       expect(got.body.data).toMatchObject({ id, name: 'Shape Change Org', cocCode: null, debtor: expect.any(Object) });
+      expect(got.body.payloadVersion).toBe(1);
     } finally {
       endpoint.map = original;
     }

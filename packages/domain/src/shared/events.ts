@@ -5,6 +5,12 @@ import { uuidv7 } from './ids.js';
 export type ChangeKind = 'created' | 'updated' | 'deleted';
 
 /**
+ * The version of event payloads: `data` is the entity as its domain output schema
+ * defines it (never a wire view). A change that breaks that shape raises it.
+ */
+export const EVENT_PAYLOAD_VERSION = 1;
+
+/**
  * Writes the event of a change into the outbox inside the change's own
  * transaction: a rolled-back change leaves no event, a committed one always has one.
  */

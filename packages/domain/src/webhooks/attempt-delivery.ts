@@ -1,3 +1,4 @@
+import { EVENT_PAYLOAD_VERSION } from '../shared/events.js';
 import type { ClaimedDelivery } from './delivery-claims.js';
 import { signBody } from './signature.js';
 import { checkTarget } from './target-policy.js';
@@ -19,6 +20,7 @@ export function deliveryBody(d: ClaimedDelivery): string {
     type: d.eventType,
     occurredAt: d.occurredAt.toISOString(),
     environment: d.environment,
+    payloadVersion: EVENT_PAYLOAD_VERSION,
     data: d.data,
   });
 }
