@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { FilesystemStorage, openDatabase } from '@bo/db';
 import { webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
+import { MaintenanceReader } from '@bo/domain';
 import { startWorker } from './worker.js';
 
 /**
@@ -20,6 +21,8 @@ const worker = await startWorker({
   prisma: database.prisma,
   log,
   poolSize: database.mode === 'server' ? 4 : 1,
+  pool: { ...database.poolConfig() },
+  maintenance: new MaintenanceReader(database.prisma),
   // the same files as the service: on several machines DATA_DIR must be shared storage
   storage: new FilesystemStorage(path.join(dataDir, 'files')),
   webhooks: webhookConfigFromEnv(),
