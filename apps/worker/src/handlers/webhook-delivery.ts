@@ -6,6 +6,7 @@ import {
   DeliveryConnections,
   type RunRest,
   recordDelivery,
+  releaseDeliveries,
   runContinues,
 } from '@bo/domain/webhooks/deliver-webhook';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
@@ -82,7 +83,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
             if (!continues) break;
           }
           await recording;
-          if (stopping) return;
+          if (stopping || (await inMaintenance(first))) return;
           run = await claimRunOfSubscription(ctx.prisma, first.subscriptionId, leaseMs, RUN_SIZE);
         }
       } finally {
@@ -90,6 +91,8 @@ export const webhookDeliveryLoop: WorkerLoop = {
         await recording;
       }
     };
+
+    const inMaintenance = async (d: ClaimedDelivery) => Boolean(await ctx.maintenance?.forEnvironment(d.environment));
 
     const run = async () => {
       while (!stopping) {
@@ -101,7 +104,13 @@ export const webhookDeliveryLoop: WorkerLoop = {
           if ((await dispatchEvents(ctx.prisma, { batchSize: DISPATCH_BATCH })) >= DISPATCH_BATCH) busy = true;
           const free = config.concurrency - inFlight.size;
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
+          // an environment in maintenance gets nothing: its deliveries stay pending (not failed,
+          // no attempt counted) and go out once the maintenance is over
+          const waiting: string[] = [];
+          for (const d of claimed) if (await inMaintenance(d)) waiting.push(d.id);
+          if (waiting.length) await releaseDeliveries(ctx.prisma, waiting);
           for (const d of claimed) {
+            if (waiting.includes(d.id)) continue;
             busy = true;
             const p: Promise<unknown> = drain(d)
               .catch((err: unknown) => ctx.log.error({ err, delivery: d.id }, 'recording a webhook attempt failed'))
