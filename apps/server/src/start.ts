@@ -10,7 +10,8 @@ import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
 import type { Clock } from '@bo/domain';
 import { createHttpApp } from './app.js';
-import type { ServiceConfig } from './config.js';
+import { type ServiceConfig, serviceLimits } from './config.js';
+import { MaintenanceReader, setListLimits } from '@bo/domain';
 import { createRateLimit } from './rate-limit.js';
 import { loadTls } from './tls.js';
 import { seedDemoIfEmpty, type DemoAccess } from '@bo/demo';
@@ -40,13 +41,20 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 /** Opens the database (migrating it), seeds the demo on an empty one, and serves HTTPS. */
 export async function startService(config: ServiceConfig, extra: { clock?: Clock } = {}): Promise<RunningService> {
   const log = pino({ level: config.logLevel });
+  const limits = serviceLimits(config);
+  setListLimits(limits);
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     embeddedPort: config.embeddedDbPort,
     log: (msg) => log.info(msg),
+    poolSize: limits.dbPoolSize,
+    idleTimeoutMs: limits.dbIdleTimeoutMs,
+    statementTimeoutMs: limits.statementTimeoutMs,
+    connectionsPerEnvironment: limits.connectionsPerEnvironment,
   });
+  const maintenance = new MaintenanceReader(database.prisma);
   const demo = config.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
   const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
   const webhooks = config.webhooks ?? DEFAULT_WEBHOOK_CONFIG;
@@ -61,16 +69,22 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
     poolSize: database.mode === 'server' ? 4 : 1,
     storage,
     webhooks,
+    pool: { ...database.poolConfig() },
+    maintenance,
   });
+  const perMinute = config.rateLimitPerMinute ?? 0;
   const rateLimit =
-    config.rateLimitPerMinute && config.rateLimitPerMinute > 0
-      ? await createRateLimit(database.connectionString, {
-          perMinute: config.rateLimitPerMinute,
+    perMinute > 0 || limits.authFailuresPerMinute > 0
+      ? await createRateLimit(database.poolConfig(), {
+          perMinute,
+          authFailuresPerMinute: limits.authFailuresPerMinute,
           poolSize: database.mode === 'server' ? 4 : 1,
         })
       : null;
   const app = createHttpApp({
     rateLimit,
+    maintenance,
+    trpcMaxBatch: limits.trpcMaxBatch,
     prisma: database.prisma,
     log,
     trustProxy: config.trustProxy,
@@ -112,7 +126,8 @@ export async function startService(config: ServiceConfig, extra: { clock?: Clock
               }),
           ),
       );
-      await worker.stop();
+      // in-flight jobs get a few seconds: the whole stop fits in a process manager's 10 s grace
+      await worker.stop(5_000);
       await rateLimit?.close();
       await database.close();
     },
