@@ -30,11 +30,13 @@ describe('embedded default (no DATABASE_URL)', () => {
   it('serves the demo environment, and finds its data again after a restart', async () => {
     const first = await startService(config());
     let createdId: string;
+    let firstToken: { key: string; secret: string } | null = null;
     try {
       expect(first.database.mode).toBe('embedded');
       const demo = first.demo;
       expect(demo).not.toBeNull();
-      const headers = { 'authentication-key': demo?.key ?? '', 'authentication-secret': demo?.secret ?? '' };
+      const headers = { 'authentication-key': demo?.token?.key ?? '', 'authentication-secret': demo?.token?.secret ?? '' };
+      firstToken = demo?.token ?? null;
       const seeded = await send(first.port, 'GET', '/api/v2/crm/organization?metadata=count', {
         host: 'demo.localhost',
         headers,
@@ -55,14 +57,16 @@ describe('embedded default (no DATABASE_URL)', () => {
     const second = await startService(config());
     try {
       const demo = second.demo;
-      // a restart makes a fresh token for the printed curl; the data is the same
-      const headers = { 'authentication-key': demo?.key ?? '', 'authentication-secret': demo?.secret ?? '' };
+      // the demo token is made on the first start only: a restart makes none, the first one still works
+      expect(demo?.environment).toBe('demo');
+      expect(demo?.token).toBeNull();
+      const headers = { 'authentication-key': firstToken?.key ?? '', 'authentication-secret': firstToken?.secret ?? '' };
       const again = await send(second.port, 'GET', `/api/v2/crm/organization/${createdId}`, { host: 'demo.localhost', headers });
       expect(again.status).toBe(200);
       expect((again.body as { data: { name: string } }).data.name).toBe('Survives Restart');
       const v3 = await send(second.port, 'GET', '/api/v3/organization.list?name=Survives%20Restart', {
         host: 'demo.localhost',
-        headers: { authorization: `Bearer ${demo?.key}:${demo?.secret}` },
+        headers: { authorization: `Bearer ${firstToken?.key}:${firstToken?.secret}` },
       });
       expect((v3.body as { totalItems: number }).totalItems).toBe(1);
       // the demo is seeded once: a restart does not add the demo organizations again

@@ -4,7 +4,14 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: IncomingHttpHeaders;
   raw: string;
-  body: { id: string; type: string; occurredAt: string; environment: string; data: Record<string, unknown> };
+  body: {
+    id: string;
+    type: string;
+    occurredAt: string;
+    environment: string;
+    payloadVersion?: number;
+    data: Record<string, unknown>;
+  };
   at: number;
 }
 

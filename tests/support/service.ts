@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type RunningService, startService } from '@bo/server';
+import { type RunningService, type ServiceLimits, startService } from '@bo/server';
 import { ALL_RIGHTS, createCaller, type Rights, systemClock } from '@bo/domain';
 import { DEFAULT_UPLOAD_CONFIG, type UploadConfig } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
@@ -78,6 +78,8 @@ export async function startTestService(
     runWorker?: boolean;
     webhooks?: Partial<WebhookConfig>;
     uploads?: Partial<UploadConfig>;
+    /** the guards' limits (defaults otherwise; the failed-auth throttle is off unless given) */
+    limits?: Partial<ServiceLimits>;
     /** reuse an existing database and data folder (a restart) */
     db?: TestDatabase;
     dataDir?: string;
@@ -102,6 +104,8 @@ export async function startTestService(
     // tests deliver to receivers on 127.0.0.1
     webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateTargets: true, ...opts.webhooks },
     uploads: { ...DEFAULT_UPLOAD_CONFIG, ...opts.uploads },
+    // tests make many failed authentications from 127.0.0.1 on purpose: throttled only where a test asks
+    limits: { authFailuresPerMinute: 0, ...opts.limits },
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   const user = async (environment: string, email: string, rights: Rights) => {

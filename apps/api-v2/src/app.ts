@@ -9,10 +9,11 @@ import {
   type UserPrincipal,
   resourcePath,
   resources,
+  toDomainError,
 } from '@bo/domain';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
-import { parseListParams } from './query-language.js';
+import { parseListParams, parseSelect } from './query-language.js';
 import { mountApiDocs } from '@bo/http';
 import { buildV2Document } from './openapi.js';
 import { mountV2Operation, mountV2Resource } from './resources/mount.js';
@@ -22,6 +23,13 @@ export type RateLimiter = (
   key: string,
 ) => Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }>;
 
+/** A door's refusal decided outside the contract (maintenance, failed-auth throttle), rendered in its shape. */
+export interface DoorRefusal {
+  status: 429 | 503;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
 export interface V2Options {
   /** builds the domain context of a request (database, clock, services) without a principal */
   context: (req: Request) => DomainContext;
@@ -30,6 +38,10 @@ export interface V2Options {
   log: ErrorLogger;
   /** counts a request of a token; answers whether it may go on */
   rateLimit?: RateLimiter;
+  /** asked before authentication: maintenance, too many failed authentications from the address */
+  guard?: (req: Request) => Promise<DoorRefusal | null>;
+  /** told of each failed authentication */
+  authFailed?: (req: Request) => void;
   /** extra routes mounted after authentication (uploads, documents, …) */
   extend?: (router: Router, helpers: V2Helpers) => void;
   /** requests whose JSON body the route reads itself (a chunk upload), so it is not parsed here */
@@ -98,12 +110,23 @@ export function createV2Router(opts: V2Options): Router {
         const v = req.headers[name];
         return typeof v === 'string' && v.length > 0 ? v : null;
       };
+      const refusal = await opts.guard?.(req);
+      if (refusal) {
+        if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+        sendErrors(res, refusal.status, [refusal.message]);
+        return;
+      }
       const anonymous = createCaller({ ...ctx, principal: null });
-      const principal = await anonymous.auth.authenticate({
-        environment,
-        key: header('authentication-key'),
-        secret: header('authentication-secret'),
-      });
+      const principal = await anonymous.auth
+        .authenticate({
+          environment,
+          key: header('authentication-key'),
+          secret: header('authentication-secret'),
+        })
+        .catch((err: unknown) => {
+          if (toDomainError(err)?.kind === 'unauthenticated') opts.authFailed?.(req);
+          throw err;
+        });
       res.locals.principal = principal;
       res.locals.caller = createCaller({ ...ctx, principal });
       if (opts.rateLimit && principal.tokenId) {
@@ -184,7 +207,7 @@ export function createV2Router(opts: V2Options): Router {
       const data = await call(res).get({
         id: req.params.id,
         view: 'v2',
-        select: select ? select.split(',').map((s) => s.trim()) : undefined,
+        select: select ? parseSelect(select) : undefined,
       });
       sendData(res, data);
     });

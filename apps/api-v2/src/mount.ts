@@ -6,11 +6,14 @@ import { mountFileRoutes, readsOwnBody } from './files.js';
 /** The v2 wire on a process's HTTP app: /api/v2 (with uploads and documents) and the browser downloads. */
 export const v2Mount: HttpMount = {
   name: 'v2',
-  mount(app, { context, trustProxy, log, rateLimit }) {
-    app.use('/api/v2', createV2Router({ context, trustProxy, log, rateLimit, extend: mountFileRoutes, ownBody: readsOwnBody }));
+  mount(app, { context, trustProxy, log, rateLimit, guard, authFailed }) {
+    app.use(
+      '/api/v2',
+      createV2Router({ context, trustProxy, log, rateLimit, guard, authFailed, extend: mountFileRoutes, ownBody: readsOwnBody }),
+    );
     // download_url of uploads and documents: for browser sessions, never API tokens
     app.use('/web/download', createBrowserDownloadRouter());
   },
   tryIt: (base, { key, secret }) =>
-    `v2: curl -k -H 'Authentication-Key: ${key}' -H 'Authentication-Secret: ${secret}' '${base}/api/v2/crm/organization?limit=5&metadata=count'`,
+    `v2: curl -k -g -H 'Authentication-Key: ${key}' -H 'Authentication-Secret: ${secret}' '${base}/api/v2/crm/organization?limit=5&metadata=count'`,
 };

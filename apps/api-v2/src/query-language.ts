@@ -1,5 +1,5 @@
 import type { Comparison, Condition, Operator, SortKey } from '@bo/domain';
-import { BadRequestError } from '@bo/domain';
+import { assertSelectSize, assertSortSize, BadRequestError, listLimits } from '@bo/domain';
 
 /**
  * Parses v2 collection parameters from the raw query string into the shared
@@ -29,6 +29,16 @@ function nonNegativeInteger(name: string, raw: string): number {
   return n;
 }
 
+/** `select=a,b.c,d.`: the paths, within the limits of their number and depth. */
+export function parseSelect(value: string): string[] {
+  const paths = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  assertSelectSize(paths);
+  return paths;
+}
+
 export function parseListParams(rawQuery: string): V2ListParams {
   const params = new URLSearchParams(rawQuery);
   // one entry per field (and or-group): its comparisons are OR-ed when several values are given
@@ -39,12 +49,19 @@ export function parseListParams(rawQuery: string): V2ListParams {
   let orderBy: SortKey[] = [];
   let select: string[] | undefined;
 
+  let conditions = 0;
   for (const [key, value] of params) {
     if (key.startsWith('q[')) {
+      // refused while reading, before a long query string is turned into a large filter
+      conditions += 1;
+      const max = listLimits().maxConditions;
+      if (conditions > max) {
+        throw new BadRequestError(`q: more than ${max} conditions; at most ${max} are allowed (limit: conditions)`, 'q');
+      }
       const m = Q_KEY.exec(key);
       if (!m) throw new BadRequestError(`${key}: not a filter; use q[field], q[field][op] or q[or][field]`, key);
       const [, orFlag, path = '', opRaw] = m;
-      const op = opRaw === undefined ? 'eq' : V2_OPERATORS[opRaw];
+      const op = opRaw === undefined ? 'eq' : Object.hasOwn(V2_OPERATORS, opRaw) ? V2_OPERATORS[opRaw] : undefined;
       if (!op) throw new BadRequestError(`${key}: unknown operator "${opRaw}"; use ge, gt, le, lt, in or nin`, key);
       const comparison: Comparison =
         op === 'in' || op === 'nin'
@@ -101,12 +118,10 @@ export function parseListParams(rawQuery: string): V2ListParams {
             s.startsWith('-') ? { path: s.slice(1), dir: 'desc' as const } : { path: s.replace(/^\+/, ''), dir: 'asc' as const },
           );
         if (orderBy.some((k) => k.path === '')) throw new BadRequestError('sort: empty field name', 'sort');
+        assertSortSize(orderBy);
         break;
       case 'select':
-        select = value
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
+        select = parseSelect(value);
         break;
       default:
       // other parameters are not part of the collection language and are ignored, as v2 always has

@@ -19,6 +19,10 @@ export interface V3Options {
   log: ErrorLogger;
   /** counts a request of a token; answers whether it may go on */
   rateLimit?: (key: string) => Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }>;
+  /** asked before authentication: maintenance, too many failed authentications from the address */
+  guard?: (req: Request) => Promise<{ status: 429 | 503; message: string; retryAfterSeconds?: number } | null>;
+  /** told of each failed authentication */
+  authFailed?: (req: Request) => void;
   /** endpoints beyond the built-in table (added by modules that own them) */
   endpoints?: Record<string, Endpoint>;
 }
@@ -55,18 +59,28 @@ function filterCondition(filters: Map<string, string[]>, paths: Record<string, s
 
 /** The v3 RPC adapter: `/{entity}.{action}[/{id}]`, strict input, problem details. */
 export function createV3Router(opts: V3Options): Router {
-  const table: Record<string, Endpoint> = { ...defaultEndpoints, ...opts.endpoints };
+  const table = new Map<string, Endpoint>(Object.entries(defaultEndpoints));
   const app = express.Router();
 
   // the reference is public: mounted before authentication
-  mountApiDocs(app, 'Business operations API v3', () => buildOpenApiDocument(table));
+  mountApiDocs(app, 'Business operations API v3', () => buildOpenApiDocument(Object.fromEntries(table)));
 
   app.use(async (req, res, next) => {
     try {
       const environment = environmentFromHost(req.headers.host);
       if (!environment) throw new NotFoundError('environment');
+      const refusal = await opts.guard?.(req);
+      if (refusal) {
+        if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+        return sendProblem(req, res, problem(refusal.status, refusal.message));
+      }
       const ctx = opts.context(req);
-      const principal = await createCaller({ ...ctx, principal: null }).auth.authenticate({ environment, ...bearer(req) });
+      const principal = await createCaller({ ...ctx, principal: null })
+        .auth.authenticate({ environment, ...bearer(req) })
+        .catch((err: unknown) => {
+          if (((err as { cause?: unknown })?.cause ?? err) instanceof UnauthenticatedError) opts.authFailed?.(req);
+          throw err;
+        });
       res.locals.caller = createCaller({ ...ctx, principal });
       if (opts.rateLimit && principal.tokenId) {
         const decision = await opts.rateLimit(`token:${principal.tokenId}`);
@@ -98,7 +112,8 @@ export function createV3Router(opts: V3Options): Router {
   app.use(express.json({ limit: '1mb', strict: false }));
 
   const handle = async (req: Request, res: Response, name: string, id: string | undefined) => {
-    const endpoint = table[name];
+    // own entries only: `constructor`, `__proto__`, `toString`, … are names of nothing here
+    const endpoint = table.get(name);
     if (!endpoint) return sendProblem(req, res, problem(404, `There is no endpoint ${name}.`));
     const isQuery = endpoint.kind !== 'command';
     if (isQuery && req.method !== 'GET') {
@@ -190,6 +205,8 @@ export function createV3Router(opts: V3Options): Router {
         const result = await procedureAt(caller, endpoint.procedure)(input);
         return res.status(endpoint.status).json(result);
       }
+      default:
+        return sendProblem(req, res, problem(404, `There is no endpoint ${name}.`));
     }
   };
 

@@ -2,8 +2,13 @@ import PgBoss from 'pg-boss';
 import type { JobQueue, JobSendOptions } from '@bo/domain';
 
 /** pg-boss on the service's own PostgreSQL (its tables live in the `pgboss` schema). */
-export function createBoss(connectionString: string, opts: { max?: number; schedule?: boolean } = {}): PgBoss {
+export function createBoss(
+  connectionString: string,
+  opts: { max?: number; schedule?: boolean; pool?: Record<string, unknown> } = {},
+): PgBoss {
   return new PgBoss({
+    // the database's own pool settings (idle timeout; on the embedded one, unnamed statements)
+    ...opts.pool,
     connectionString,
     max: opts.max ?? 4,
     schedule: opts.schedule ?? false,

@@ -20,6 +20,10 @@ export interface WorkerOptions {
   loops?: WorkerLoop[];
   storage?: FileStorage;
   webhooks?: WebhookConfig;
+  /** scheduled maintenance (webhook deliveries of an environment in maintenance wait) */
+  maintenance?: JobContext['maintenance'];
+  /** settings every pool on this database needs (Database.poolConfig()) */
+  pool?: Record<string, unknown>;
 }
 
 export interface RunningWorker {
@@ -37,7 +41,7 @@ export interface RunningWorker {
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const handlers = opts.handlers ?? jobHandlers;
   const work = opts.work ?? true;
-  const boss = createBoss(opts.connectionString, { max: opts.poolSize, schedule: work });
+  const boss = createBoss(opts.connectionString, { max: opts.poolSize, schedule: work, pool: opts.pool });
   boss.on('error', (err: Error) => opts.log.error({ err }, 'job queue error'));
   await boss.start();
   const ctx: JobContext = {
@@ -46,6 +50,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     log: opts.log,
     storage: opts.storage,
     webhooks: opts.webhooks,
+    maintenance: opts.maintenance,
   };
   for (const h of handlers) {
     await boss.createQueue(h.name, {

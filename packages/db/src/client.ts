@@ -1,12 +1,15 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards } from './pool.js';
 
 export interface ClientOptions {
   /** connections in the pool; 1 for the embedded database (PGlite is one session) */
   max?: number;
   /** called with the SQL of every query the client sends (tests count queries with it) */
   onQuery?: (sql: string) => void;
+  /** what the pool must do on this database (embedded or server) and for requests; see pool.ts */
+  guards?: Partial<PoolGuards>;
 }
 
 /** Runs one read statement on a client's pool; values come back as `pg` parses them. */
@@ -18,7 +21,10 @@ const rawReads = new WeakMap<PrismaClient, RawRead>();
 
 export function createPrismaClient(connectionString: string, opts: ClientOptions = {}): PrismaClient {
   // one pool shared by Prisma and the raw reads: the pool size bounds the connections of both
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10 });
+  const pool: pg.Pool = new GuardedPool(
+    { connectionString, max: opts.max ?? 10 },
+    { embedded: false, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, ...opts.guards },
+  );
   // an idle connection the server closes is dropped by the pool itself; without a listener the
   // event would be an uncaught exception (Prisma adds its own only once it has connected)
   pool.on('error', () => {});

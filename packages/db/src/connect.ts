@@ -3,6 +3,8 @@ import path from 'node:path';
 import { createPrismaClient, type PrismaClient } from './client.js';
 import { startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './migrations.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, type PoolGuards, poolConfig } from './pool.js';
+import type pg from 'pg';
 
 export interface DatabaseOptions {
   /** a PostgreSQL server; when absent the embedded database under dataDir is used */
@@ -14,12 +16,20 @@ export interface DatabaseOptions {
   migrate?: boolean;
   log?: (msg: string) => void;
   poolSize?: number;
+  /** pools close connections idle this long (ms; 0 never); default 10 s */
+  idleTimeoutMs?: number;
+  /** longest a statement of the main pool may run (ms; 0 no limit) */
+  statementTimeoutMs?: number;
+  /** connections of the main pool one environment's requests may hold at once (0: no cap) */
+  connectionsPerEnvironment?: number;
 }
 
 export interface Database {
   prisma: PrismaClient;
   connectionString: string;
   mode: 'server' | 'embedded' | 'embedded-shared';
+  /** the settings any other pool on this database must use (see pool.ts), with its own extras */
+  poolConfig(extra?: pg.PoolConfig): pg.PoolConfig;
   close(): Promise<void>;
 }
 
@@ -49,29 +59,52 @@ export function embeddedInfoPath(dataDir: string): string {
  */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const log = opts.log ?? (() => {});
+  const idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const guards = (embedded: boolean, max: number): PoolGuards => ({
+    embedded,
+    idleTimeoutMs,
+    statementTimeoutMs: opts.statementTimeoutMs ?? 0,
+    connectionsPerKey: opts.connectionsPerEnvironment === undefined ? 0 : Math.min(opts.connectionsPerEnvironment, max),
+  });
+  const others = (connectionString: string, embedded: boolean) => (extra?: pg.PoolConfig) =>
+    poolConfig(connectionString, { embedded, idleTimeoutMs }, extra);
   if (opts.databaseUrl) {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl, { log });
-    const prisma = createPrismaClient(opts.databaseUrl, { max: opts.poolSize ?? 10 });
-    return { prisma, connectionString: opts.databaseUrl, mode: 'server', close: () => prisma.$disconnect() };
+    const max = opts.poolSize ?? 10;
+    const prisma = createPrismaClient(opts.databaseUrl, { max, guards: guards(false, max) });
+    return {
+      prisma,
+      connectionString: opts.databaseUrl,
+      mode: 'server',
+      poolConfig: others(opts.databaseUrl, false),
+      close: () => prisma.$disconnect(),
+    };
   }
   const infoFile = embeddedInfoPath(opts.dataDir);
   if (existsSync(infoFile)) {
     const info = JSON.parse(readFileSync(infoFile, 'utf8')) as EmbeddedInfo;
     if (info.pid !== process.pid && processAlive(info.pid)) {
       const connectionString = `postgresql://postgres@127.0.0.1:${info.port}/postgres?sslmode=disable`;
-      const prisma = createPrismaClient(connectionString, { max: 1 });
-      return { prisma, connectionString, mode: 'embedded-shared', close: () => prisma.$disconnect() };
+      const prisma = createPrismaClient(connectionString, { max: 1, guards: guards(true, 1) });
+      return {
+        prisma,
+        connectionString,
+        mode: 'embedded-shared',
+        poolConfig: others(connectionString, true),
+        close: () => prisma.$disconnect(),
+      };
     }
   }
   const embedded = await startEmbeddedDatabase({ dataDir: opts.dataDir, port: opts.embeddedPort ?? 0 });
   writeFileSync(infoFile, JSON.stringify({ pid: process.pid, port: embedded.port } satisfies EmbeddedInfo));
   if (opts.migrate !== false) await applyMigrations(embedded.connectionString, { log });
   // PGlite is a single session: one connection, and transactions queue behind each other
-  const prisma = createPrismaClient(embedded.connectionString, { max: 1 });
+  const prisma = createPrismaClient(embedded.connectionString, { max: 1, guards: guards(true, 1) });
   return {
     prisma,
     connectionString: embedded.connectionString,
     mode: 'embedded',
+    poolConfig: others(embedded.connectionString, true),
     close: async () => {
       await prisma.$disconnect();
       await embedded.stop();

@@ -39,11 +39,15 @@ export class FilesystemStorage {
     }
   }
 
-  async readHead(key: string, length: number): Promise<Buffer> {
+  readHead(key: string, length: number): Promise<Buffer> {
+    return this.readAt(key, 0, length);
+  }
+
+  async readAt(key: string, offset: number, length: number): Promise<Buffer> {
     const fh = await open(this.file(key), 'r');
     try {
       const buf = Buffer.alloc(length);
-      const { bytesRead } = await fh.read(buf, 0, length, 0);
+      const { bytesRead } = await fh.read(buf, 0, length, offset);
       return buf.subarray(0, bytesRead);
     } finally {
       await fh.close();

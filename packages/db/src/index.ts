@@ -11,3 +11,12 @@ export type { Database, DatabaseOptions } from './connect.js';
 export { applyMigrations, MigrationHistoryError } from './migrations.js';
 export { startEmbeddedDatabase } from './embedded.js';
 export { FilesystemStorage } from './file-storage.js';
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  GuardedPool,
+  poolConfig,
+  runInRequestScope,
+  sqlError,
+} from './pool.js';
+export type { PoolGuards, RequestScope } from './pool.js';

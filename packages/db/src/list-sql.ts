@@ -69,6 +69,98 @@ export class ListQueryError extends Error {
   }
 }
 
+/**
+ * How large a list query may be. Each nested path becomes a sub-query per hop and each
+ * condition a predicate per row: without a bound, one request can keep a connection
+ * busy for minutes. Set once at start (setListLimits); the adapters name them in their 400s.
+ */
+export interface ListLimits {
+  /** segments of a filter, sort or select path (`a.b.c` is 3) */
+  maxPathDepth: number;
+  /** comparisons and and/or groups of one filter, together */
+  maxConditions: number;
+  maxSortKeys: number;
+  /** v2 `select` paths */
+  maxSelectPaths: number;
+}
+
+export const DEFAULT_LIST_LIMITS: Readonly<ListLimits> = Object.freeze({
+  maxPathDepth: 5,
+  maxConditions: 50,
+  maxSortKeys: 5,
+  maxSelectPaths: 50,
+});
+
+let currentLimits: Readonly<ListLimits> = DEFAULT_LIST_LIMITS;
+
+export function setListLimits(limits: Partial<ListLimits>): void {
+  currentLimits = Object.freeze({ ...DEFAULT_LIST_LIMITS, ...limits });
+}
+
+export function listLimits(): Readonly<ListLimits> {
+  return currentLimits;
+}
+
+/** Refuses a path deeper than the limit, naming the parameter and the limit. */
+export function assertPathDepth(parameter: string, path: string): void {
+  const depth = path.split('.').length;
+  if (depth > currentLimits.maxPathDepth) {
+    throw new ListQueryError(
+      parameter,
+      `${parameter}: the path has ${depth} levels; at most ${currentLimits.maxPathDepth} are allowed (limit: path depth)`,
+    );
+  }
+}
+
+/**
+ * Refuses a filter with more conditions than the limit, or paths deeper than it. It walks
+ * any value without recursion, so it also guards input that has not been validated yet.
+ */
+export function assertConditionSize(where: unknown): void {
+  const max = currentLimits.maxConditions;
+  const refuse = () =>
+    new ListQueryError('q', `q: the filter has more than ${max} conditions; at most ${max} are allowed (limit: conditions)`);
+  const stack: unknown[] = [where];
+  let comparisons = 0;
+  // and/or groups count too (a little): nesting alone must not make a filter unbounded
+  let nodes = 0;
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    nodes += 1;
+    if (nodes > max * 4) throw refuse();
+    const n = node as { and?: unknown; or?: unknown; path?: unknown };
+    if (typeof n.path === 'string') {
+      comparisons += 1;
+      if (comparisons > max) throw refuse();
+      assertPathDepth(`q[${n.path}]`, n.path);
+    }
+    for (const list of [n.and, n.or]) if (Array.isArray(list)) stack.push(...list);
+  }
+}
+
+/** Refuses more sort keys than the limit, or sort paths deeper than it. */
+export function assertSortSize(keys: readonly SortKey[]): void {
+  if (keys.length > currentLimits.maxSortKeys) {
+    throw new ListQueryError(
+      'sort',
+      `sort: ${keys.length} keys given; at most ${currentLimits.maxSortKeys} are allowed (limit: sort keys)`,
+    );
+  }
+  for (const k of keys) assertPathDepth('sort', k.path);
+}
+
+/** Refuses more select paths than the limit, or select paths deeper than it. */
+export function assertSelectSize(paths: readonly string[]): void {
+  if (paths.length > currentLimits.maxSelectPaths) {
+    throw new ListQueryError(
+      'select',
+      `select: ${paths.length} paths given; at most ${currentLimits.maxSelectPaths} are allowed (limit: select paths)`,
+    );
+  }
+  for (const p of paths) assertPathDepth('select', p.replace(/\.$/, ''));
+}
+
 export interface CompiledList {
   /** the page's ids in order; $1 is the environment */
   pageSql: string;
@@ -85,19 +177,43 @@ export interface CompiledList {
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** `YYYY-MM-DD HH:MM:SS` (time optional, 00:00:00 when missing), read as UTC. */
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` (time optional, 00:00:00 when missing), read as UTC; an ISO offset
+ * is honoured. Every part is checked as written (no 2024-02-30, no 24:00, no offset beyond
+ * ±14:00), and the instant must fall in the years 1 to 9999 in UTC too, so a value the
+ * database cannot hold is refused here, in our words, never by PostgreSQL.
+ */
 export function parseDateTime(value: string): Date | null {
   const m = DATE_TIME.exec(value.trim());
   if (!m) return null;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '0', zone] = m;
-  // PostgreSQL and the contract's format cover years 1 to 9999
-  if (Number(y) < 1) return null;
+  const [, y = '', mo = '', d = '', h = '00', mi = '00', s = '00', frac = '0', zone] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  if (zone && zone !== 'Z') {
+    const offset = /^[+-](\d{2}):?(\d{2})$/.exec(zone);
+    if (!offset || Number(offset[1]) > 14 || Number(offset[2]) > 59 || Number(offset[1]) * 60 + Number(offset[2]) > 14 * 60) {
+      return null;
+    }
+  }
   const iso = `${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${zone ?? 'Z'}`;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  // reject impossible calendar dates such as 2024-02-31 that Date would roll over
-  if (!zone && date.getUTCDate() !== Number(d)) return null;
+  // PostgreSQL and the contract's format cover years 1 to 9999, in UTC as well
+  const utcYear = date.getUTCFullYear();
+  if (utcYear < 1 || utcYear > 9999) return null;
   return date;
+}
+
+/** A record's own entry: a path such as `constructor` or `__proto__` names no field. */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 class Params {
@@ -128,10 +244,16 @@ function coerce(field: SqlField, raw: string, parameter: string): unknown {
     case 'number': {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n)) throw new ListQueryError(parameter, `${parameter}: "${raw}" is not a number`);
+      if (Math.abs(n) > 1e15)
+        throw new ListQueryError(parameter, `${parameter}: "${raw}" is out of range (at most 1e15 in absolute value)`);
       return n;
     }
     case 'integer': {
       if (!/^-?\d+$/.test(raw.trim())) throw new ListQueryError(parameter, `${parameter}: "${raw}" is not an integer`);
+      // integer columns hold 32 bits; a larger value matches nothing, and PostgreSQL would refuse it
+      if (Math.abs(Number(raw)) > 2_147_483_647) {
+        throw new ListQueryError(parameter, `${parameter}: "${raw}" is out of range (at most 2147483647 in absolute value)`);
+      }
       return Number(raw);
     }
     case 'boolean': {
@@ -223,7 +345,7 @@ class Compiler {
     const parameter = `q[${c.path}]`;
     const segments = c.path.split('.');
     if (segments.some((s) => s === '')) throw new ListQueryError(parameter, `${parameter}: not a valid path`);
-    const field = segments.length === 1 ? model.fields[segments[0] ?? ''] : undefined;
+    const field = segments.length === 1 ? own(model.fields, segments[0] ?? '') : undefined;
     if (field) {
       const leaf = leafFor(field, c, this.params, parameter);
       const expr = `${alias}.${ident(field.column)}`;
@@ -265,12 +387,12 @@ class Compiler {
       });
       return { sql, negate: leaf.negate };
     }
-    const field = model.fields[head];
+    const field = own(model.fields, head);
     if (rest.length === 0 && field) {
       const leaf = leafFor(field, c, this.params, parameter);
       return { sql: leaf.build(`${alias}.${ident(field.column)}`), negate: leaf.negate };
     }
-    const relation = model.relations?.[head];
+    const relation = own(model.relations, head);
     if (!relation) throw new ListQueryError(parameter, `${parameter}: unknown field "${c.path}"`);
     this.guard(relation, rest, parameter, c.path);
     const next = rest.length === 0 ? ['id'] : rest;
@@ -289,7 +411,7 @@ class Compiler {
     let currentAlias = alias;
     const joins: string[] = [];
     for (let i = 0; i < segments.length - 1; i += 1) {
-      const rel = current.relations?.[segments[i] ?? ''];
+      const rel = own(current.relations, segments[i] ?? '');
       if (!rel) throw new ListQueryError(parameter, `sort: unknown field "${key.path}"`);
       this.guard(rel, segments.slice(i + 1), parameter, key.path);
       if (rel.kind !== 'one')
@@ -302,7 +424,7 @@ class Compiler {
       currentAlias = ra;
     }
     const last = segments[segments.length - 1] ?? '';
-    const field = current.fields[last];
+    const field = own(current.fields, last);
     if (!field || field.sortable === false)
       throw new ListQueryError(parameter, `sort: unknown or unsortable field "${key.path}"`);
     const column = `${currentAlias}.${ident(field.column)}`;
@@ -317,6 +439,8 @@ class Compiler {
 
 /** Compiles the page query (ids in order) and the count query for one environment. */
 export function compileList(model: SqlModel, environmentId: string, query: ListQuery, access?: ListAccess): CompiledList {
+  assertConditionSize(query.where);
+  assertSortSize(query.orderBy);
   const params = new Params();
   const env = params.add(environmentId);
   const compiler = new Compiler(params, env, access);

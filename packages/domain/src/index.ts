@@ -8,7 +8,16 @@ export type { AnyResource, ResourceDefinition, View } from './shared/resources/d
 export { resourcePath } from './shared/resources/router.js';
 export * from './shared/rights.js';
 export type { Condition, Comparison, ListQuery, SortKey, Operator } from '@bo/db';
-export { OPERATORS, parseDateTime } from '@bo/db';
+export {
+  OPERATORS,
+  parseDateTime,
+  assertSelectSize,
+  assertSortSize,
+  listLimits,
+  setListLimits,
+  DEFAULT_LIST_LIMITS,
+} from '@bo/db';
+export type { ListLimits } from '@bo/db';
 export { environmentFromHost } from './auth/host.js';
 export type { JobContext, JobQueue, JobSendOptions } from './shared/jobs.js';
 export { scopedDb } from './shared/context.js';
@@ -16,3 +25,5 @@ export { v3Schemas } from './v3-schemas.js';
 export { INVOICE_DRAFT_REQUEST_JOB } from './invoices/draft-request/invoice-draft-request.schema.js';
 export { runInvoiceDraftRequest } from './invoices/draft-request/run-invoice-draft-request.js';
 export type { AnyEntity, Entity, EntityRow } from './shared/entity/index.js';
+export { MaintenanceReader, describeMaintenance, ALL_ENVIRONMENTS } from './maintenance/maintenance.js';
+export type { MaintenanceWindow } from './maintenance/maintenance.js';

@@ -2,7 +2,14 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
-import { DomainError, ForbiddenError, REQUIRED_MESSAGE, UnauthenticatedError } from './shared/errors.js';
+import {
+  DomainError,
+  ForbiddenError,
+  REQUIRED_MESSAGE,
+  toDomainError,
+  UnauthenticatedError,
+  ValidationError,
+} from './shared/errors.js';
 import type { DomainContext, UserPrincipal } from './shared/context.js';
 import { scopedDb } from './shared/context.js';
 import type { ModuleName } from './shared/rights.js';
@@ -13,7 +20,27 @@ z.config({
   customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED_MESSAGE : undefined),
 });
 
-const t = initTRPC.context<DomainContext>().create({ isServer: true });
+const t = initTRPC.context<DomainContext>().create({
+  isServer: true,
+  // never a stack trace in an answer, whatever NODE_ENV says
+  isDev: false,
+  // what /trpc answers: the code, status and our own message; an unexpected error says
+  // nothing of its cause (no file path, no database message), it is logged with the request id
+  errorFormatter({ shape, error }) {
+    const domain = error.cause instanceof DomainError ? error.cause : null;
+    const internal = error.code === 'INTERNAL_SERVER_ERROR' && !domain;
+    return {
+      code: shape.code,
+      message: internal ? 'internal error; the request id is in the X-Request-Id header' : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        ...(shape.data.path ? { path: shape.data.path } : {}),
+        ...(domain instanceof ValidationError ? { violations: domain.violations } : {}),
+      },
+    };
+  },
+});
 
 const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
   not_found: 'NOT_FOUND',
@@ -30,10 +57,15 @@ const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
 /** Gives tRPC's own transport the status of each domain error; the error stays reachable as `cause`. */
 const domainErrorCodes = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    return { ...result, error: new TRPCError({ code: TRPC_CODES[cause.kind], message: cause.message, cause }) };
-  }
+  if (result.ok) return result;
+  // a domain error, or one the domain knows how to name (a database refusal of a value, a timeout)
+  const cause =
+    result.error.cause instanceof DomainError
+      ? result.error.cause
+      : result.error.code === 'INTERNAL_SERVER_ERROR'
+        ? toDomainError(result.error.cause ?? result.error)
+        : null;
+  if (cause) return { ...result, error: new TRPCError({ code: TRPC_CODES[cause.kind], message: cause.message, cause }) };
   return result;
 });
 

@@ -23,6 +23,47 @@ export interface ServiceConfig {
   webhooks?: WebhookConfig;
   /** upload limits (UPLOAD_*); defaults when absent */
   uploads?: UploadConfig;
+  /** the guards every door has; defaults when absent (see the README's table of limits) */
+  limits?: Partial<ServiceLimits>;
+}
+
+/** The limits of the README's "Limits" table, each with its environment setting. */
+export interface ServiceLimits {
+  /** DB_POOL_SIZE: connections of the main pool on a PostgreSQL server */
+  dbPoolSize: number;
+  /** DB_POOL_IDLE_TIMEOUT_MS: every pool closes connections idle this long (0: never) */
+  dbIdleTimeoutMs: number;
+  /** STATEMENT_TIMEOUT_MS: longest a request's statement may run (0: no limit) */
+  statementTimeoutMs: number;
+  /** DB_CONNECTIONS_PER_ENVIRONMENT: connections one environment's requests may hold at once */
+  connectionsPerEnvironment: number;
+  /** QUERY_MAX_PATH_DEPTH, QUERY_MAX_CONDITIONS, QUERY_MAX_SORT_KEYS, QUERY_MAX_SELECT_PATHS */
+  maxPathDepth: number;
+  maxConditions: number;
+  maxSortKeys: number;
+  maxSelectPaths: number;
+  /** TRPC_MAX_BATCH: calls in one /trpc batch */
+  trpcMaxBatch: number;
+  /** AUTH_FAILURES_PER_MINUTE: failed authentications per client address per minute (0: off) */
+  authFailuresPerMinute: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
+  dbPoolSize: 10,
+  dbIdleTimeoutMs: 10_000,
+  statementTimeoutMs: 5_000,
+  connectionsPerEnvironment: 5,
+  maxPathDepth: 5,
+  maxConditions: 50,
+  maxSortKeys: 5,
+  maxSelectPaths: 50,
+  trpcMaxBatch: 10,
+  authFailuresPerMinute: 30,
+});
+
+/** The limits with their defaults filled in. */
+export function serviceLimits(config: Pick<ServiceConfig, 'limits'>): ServiceLimits {
+  return { ...DEFAULT_LIMITS, ...config.limits };
 }
 
 function bool(v: string | undefined, fallback: boolean): boolean {
@@ -61,5 +102,25 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
     webhooks: webhookConfigFromEnv(env),
     uploads: uploadConfigFromEnv(env),
+    limits: {
+      dbPoolSize: Math.max(1, count('DB_POOL_SIZE', env.DB_POOL_SIZE, DEFAULT_LIMITS.dbPoolSize)),
+      dbIdleTimeoutMs: count('DB_POOL_IDLE_TIMEOUT_MS', env.DB_POOL_IDLE_TIMEOUT_MS, DEFAULT_LIMITS.dbIdleTimeoutMs),
+      statementTimeoutMs: count('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, DEFAULT_LIMITS.statementTimeoutMs),
+      connectionsPerEnvironment: count(
+        'DB_CONNECTIONS_PER_ENVIRONMENT',
+        env.DB_CONNECTIONS_PER_ENVIRONMENT,
+        DEFAULT_LIMITS.connectionsPerEnvironment,
+      ),
+      maxPathDepth: Math.max(1, count('QUERY_MAX_PATH_DEPTH', env.QUERY_MAX_PATH_DEPTH, DEFAULT_LIMITS.maxPathDepth)),
+      maxConditions: Math.max(1, count('QUERY_MAX_CONDITIONS', env.QUERY_MAX_CONDITIONS, DEFAULT_LIMITS.maxConditions)),
+      maxSortKeys: Math.max(1, count('QUERY_MAX_SORT_KEYS', env.QUERY_MAX_SORT_KEYS, DEFAULT_LIMITS.maxSortKeys)),
+      maxSelectPaths: Math.max(1, count('QUERY_MAX_SELECT_PATHS', env.QUERY_MAX_SELECT_PATHS, DEFAULT_LIMITS.maxSelectPaths)),
+      trpcMaxBatch: Math.max(1, count('TRPC_MAX_BATCH', env.TRPC_MAX_BATCH, DEFAULT_LIMITS.trpcMaxBatch)),
+      authFailuresPerMinute: count(
+        'AUTH_FAILURES_PER_MINUTE',
+        env.AUTH_FAILURES_PER_MINUTE,
+        DEFAULT_LIMITS.authFailuresPerMinute,
+      ),
+    },
   };
 }

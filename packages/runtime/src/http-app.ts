@@ -1,9 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
-import type { PrismaClient } from '@bo/db';
-import { type Clock, type DomainContext, type DomainServices, systemClock } from '@bo/domain';
+import { type PrismaClient, runInRequestScope } from '@bo/db';
+import {
+  type Clock,
+  type DomainContext,
+  type DomainServices,
+  describeMaintenance,
+  environmentFromHost,
+  type MaintenanceReader,
+  systemClock,
+} from '@bo/domain';
 import type { Logger } from 'pino';
-import type { RateLimitDecision } from './rate-limit.js';
+import type { RateLimit, RateLimitDecision } from './rate-limit.js';
+
+/** What every door refuses before it authenticates: maintenance (503), guessing from one address (429). */
+export type Refusal = { status: 429 | 503; message: string; retryAfterSeconds?: number };
 
 /** What a mounted wire gets from the process: the domain context of a request, the log, the shared rate limit. */
 export interface HttpMountContext {
@@ -12,8 +23,14 @@ export interface HttpMountContext {
   log: Logger;
   /** honour X-Forwarded-Proto from a trusted proxy */
   trustProxy: boolean;
-  /** counts a request of a token (v2 and v3 together); absent when the limit is off */
+  /** counts a request of a token (one budget across v2, v3 and /trpc); absent when the limit is off */
   rateLimit?: (key: string) => Promise<RateLimitDecision>;
+  /** asked by every door before it authenticates */
+  guard(req: Request): Promise<Refusal | null>;
+  /** a failed authentication from the request's address (counted for the failed-auth throttle) */
+  authFailed(req: Request): void;
+  /** calls in one /trpc batch */
+  trpcMaxBatch: number;
 }
 
 /** One part of the HTTP surface (the v2 API, the v3 API, /trpc), mounted by whichever process serves it. */
@@ -31,7 +48,11 @@ export interface HttpAppOptions {
   trustProxy: boolean;
   clock?: Clock;
   services?: DomainServices;
-  rateLimit?: HttpMountContext['rateLimit'];
+  rateLimit?: RateLimit | null;
+  /** scheduled maintenance, read from the database (cached); none: never in maintenance */
+  maintenance?: MaintenanceReader | null;
+  /** calls in one /trpc batch (default 10) */
+  trpcMaxBatch?: number;
   mounts: HttpMount[];
 }
 
@@ -55,12 +76,38 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.get('/healthz', async (_req, res) => {
     try {
       await opts.prisma.$queryRawUnsafe('SELECT 1');
-      res.json({ status: 'ok' });
+      const windows = (await opts.maintenance?.all()) ?? [];
+      if (windows.length === 0) {
+        res.json({ status: 'ok' });
+        return;
+      }
+      const now = clock.now();
+      res.json({
+        status: 'maintenance',
+        maintenance: windows.map((w) => ({
+          environment: w.scope === '*' ? 'all' : w.scope,
+          endsAt: w.endsAt?.toISOString() ?? null,
+          ...describeMaintenance(w, now),
+        })),
+      });
     } catch {
       res.status(503).json({ status: 'unavailable', reason: 'the database does not answer' });
     }
   });
 
+  // Every request's database work runs in a scope: its environment's fair share of
+  // connections, and its statements cancelled when the client goes away (see @bo/db pool.ts).
+  app.use((req, res, next) => {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const environment = environmentFromHost(req.headers.host) ?? '';
+    runInRequestScope({ key: `environment:${environment}`, signal: controller.signal }, next);
+  });
+
+  const address = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const limiter = opts.rateLimit;
   const ctx: HttpMountContext = {
     context: (req) => ({
       prisma: opts.prisma,
@@ -71,7 +118,27 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     }),
     log: opts.log,
     trustProxy: opts.trustProxy,
-    rateLimit: opts.rateLimit,
+    // one budget per token across every door (the same key in each); null from the limiter: the limit is off
+    rateLimit: limiter
+      ? async (key) => (await limiter.consume(key)) ?? { allowed: true, limit: 0, remaining: 0, retryAfterSeconds: 0 }
+      : undefined,
+    async guard(req) {
+      const window = await opts.maintenance?.forEnvironment(environmentFromHost(req.headers.host));
+      if (window) return { status: 503, ...describeMaintenance(window, clock.now()) };
+      const blocked = await limiter?.authAllowed(address(req));
+      if (blocked && !blocked.allowed) {
+        return {
+          status: 429,
+          message: `too many failed authentications from this address; retry in ${blocked.retryAfterSeconds} s`,
+          retryAfterSeconds: blocked.retryAfterSeconds,
+        };
+      }
+      return null;
+    },
+    authFailed(req) {
+      limiter?.authFailed(address(req)).catch((err: unknown) => opts.log.error({ err }, 'failed-auth counter'));
+    },
+    trpcMaxBatch: opts.trpcMaxBatch ?? 10,
   };
   for (const m of opts.mounts) m.mount(app, ctx);
 

@@ -1,11 +1,12 @@
-export { configFromEnv } from './config.js';
-export type { ServiceConfig } from './config.js';
+export { configFromEnv, DEFAULT_LIMITS, serviceLimits } from './config.js';
+export type { ServiceConfig, ServiceLimits } from './config.js';
 export { loadTls } from './tls.js';
 export type { TlsMaterial } from './tls.js';
 export { createRateLimit } from './rate-limit.js';
 export type { RateLimit, RateLimitDecision } from './rate-limit.js';
 export { createHttpApp } from './http-app.js';
-export type { HttpAppOptions, HttpMount, HttpMountContext } from './http-app.js';
+export type { HttpAppOptions, HttpMount, HttpMountContext, Refusal } from './http-app.js';
 export { startCore, startHttpService } from './start.js';
 export type { HttpService, JobsOptions, ProcessCore, ProcessOptions, RunningJobs } from './start.js';
-export { announce, runMain, serveAlone, serveFromEnv } from './run.js';
+export { ADMIN_COMMAND, announce, runMain, serveAlone, serveFromEnv } from './run.js';
+export { isLauncher, launcherChain, watchLaunchers } from './launcher.js';

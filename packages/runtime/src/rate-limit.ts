@@ -9,20 +9,28 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimit {
-  consume(key: string): Promise<RateLimitDecision>;
+  /** counts one request of a token (v2, v3 and /trpc share the budget); null when the limit is off */
+  consume(key: string): Promise<RateLimitDecision | null>;
+  /** a refusal when the client address has failed to authenticate too often (counted by authFailed); no database call */
+  authAllowed(address: string): Promise<RateLimitDecision | null>;
+  /** counts one failed authentication of a client address */
+  authFailed(address: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Requests per token per minute, counted in PostgreSQL so that every API
- * process shares the counters. The table is UNLOGGED (counters need no crash
- * safety) and lives in its own schema, outside the Prisma schema.
+ * Requests per token per minute and failed authentications per client address per
+ * minute, counted in PostgreSQL so that every API process shares the counters. The
+ * table is UNLOGGED (counters need no crash safety) and lives in its own schema,
+ * outside the Prisma schema. The two budgets are apart: guessing secrets from one
+ * address never spends a token's budget, and a busy token never locks an address out.
  */
 export async function createRateLimit(
-  connectionString: string,
-  opts: { perMinute: number; poolSize: number },
+  poolConfig: pg.PoolConfig,
+  opts: { perMinute: number; authFailuresPerMinute: number; poolSize: number },
 ): Promise<RateLimit> {
-  const pool = new pg.Pool({ connectionString, max: opts.poolSize, application_name: 'bizops-rate-limit' });
+  // the database's own pool settings (on the embedded one: unnamed statements, see @bo/db pool.ts)
+  const pool = new pg.Pool({ ...poolConfig, max: opts.poolSize, application_name: 'bizops-rate-limit' });
   // an idle connection the server closes is replaced by the pool; unheard, the event would crash the process
   pool.on('error', () => {});
   // IF NOT EXISTS is not safe against itself: processes starting at once take turns on a lock
@@ -32,28 +40,63 @@ export async function createRateLimit(
     CREATE UNLOGGED TABLE IF NOT EXISTS rate_limit.counter (
       key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint);
     COMMIT`);
-  const limiter = new RateLimiterPostgres({
-    storeClient: pool,
-    storeType: 'pool',
-    schemaName: 'rate_limit',
-    tableName: 'counter',
-    tableCreated: true,
-    points: opts.perMinute,
-    duration: 60,
-    // once a key is over its limit, refuse it from memory until the window ends
-    inMemoryBlockOnConsumed: opts.perMinute,
-    clearExpiredByTimeout: true,
+  const limiter = (points: number, keyPrefix: string) =>
+    points > 0
+      ? new RateLimiterPostgres({
+          storeClient: pool,
+          storeType: 'pool',
+          schemaName: 'rate_limit',
+          tableName: 'counter',
+          tableCreated: true,
+          keyPrefix,
+          points,
+          duration: 60,
+          // once a key is over its limit, refuse it from memory until the window ends
+          inMemoryBlockOnConsumed: points,
+          clearExpiredByTimeout: true,
+        })
+      : null;
+  const requests = limiter(opts.perMinute, 'rlflx');
+  const failures = limiter(opts.authFailuresPerMinute, 'authfail');
+  const blocked = new Map<string, number>();
+  const refused = (limit: number, err: RateLimiterRes): RateLimitDecision => ({
+    allowed: false,
+    limit,
+    remaining: 0,
+    retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)),
   });
   return {
     async consume(key) {
+      if (!requests) return null;
       try {
-        const res = await limiter.consume(key);
+        const res = await requests.consume(key);
         return { allowed: true, limit: opts.perMinute, remaining: res.remainingPoints, retryAfterSeconds: 0 };
       } catch (err) {
-        if (err instanceof RateLimiterRes) {
-          return { allowed: false, limit: opts.perMinute, remaining: 0, retryAfterSeconds: Math.ceil(err.msBeforeNext / 1000) };
-        }
+        if (err instanceof RateLimiterRes) return refused(opts.perMinute, err);
         throw err;
+      }
+    },
+    async authAllowed(address) {
+      if (!failures) return null;
+      const until = blocked.get(address);
+      if (until === undefined) return null;
+      const left = until - Date.now();
+      if (left <= 0) {
+        blocked.delete(address);
+        return null;
+      }
+      return { allowed: false, limit: opts.authFailuresPerMinute, remaining: 0, retryAfterSeconds: Math.ceil(left / 1000) };
+    },
+    async authFailed(address) {
+      if (!failures) return;
+      try {
+        await failures.consume(address);
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        // over the burst: this process refuses the address from memory until the window ends
+        // (the count itself is shared, so every process blocks it at its next failure)
+        if (blocked.size > 100_000) blocked.clear();
+        blocked.set(address, Date.now() + err.msBeforeNext);
       }
     },
     close: () => pool.end(),

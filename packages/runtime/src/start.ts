@@ -6,11 +6,11 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
-import type { Clock, JobQueue } from '@bo/domain';
+import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
 import type { FileStorage } from '@bo/domain/shared/storage';
 import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
-import type { ServiceConfig } from './config.js';
+import { type ServiceConfig, serviceLimits } from './config.js';
 import { createHttpApp, type HttpMount } from './http-app.js';
 import { createRateLimit } from './rate-limit.js';
 import { loadTls } from './tls.js';
@@ -18,8 +18,8 @@ import { loadTls } from './tls.js';
 /** What a process needs of the job queue (apps/worker's startWorker gives it). */
 export interface RunningJobs {
   jobs: JobQueue;
-  /** finishes the jobs in flight, then stops */
-  stop(): Promise<void>;
+  /** finishes the jobs in flight (waiting at most graceMs), then stops */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export interface JobsOptions {
@@ -33,6 +33,10 @@ export interface JobsOptions {
   poolSize: number;
   storage: FileStorage;
   webhooks: WebhookConfig;
+  /** settings every pool on this database needs (Database.poolConfig()) */
+  pool: Record<string, unknown>;
+  /** scheduled maintenance (webhook deliveries of an environment in maintenance wait) */
+  maintenance: MaintenanceReader;
 }
 
 export interface ProcessOptions<W extends RunningJobs> {
@@ -51,19 +55,27 @@ export interface ProcessCore<W extends RunningJobs> {
   storage: FileStorage;
   worker: W;
   demo: DemoAccess | null;
-  /** stops the jobs (those in flight finish), then closes the database */
+  maintenance: MaintenanceReader;
+  /** stops the jobs (those in flight finish, a few seconds at most), then closes the database */
   close(): Promise<void>;
 }
 
 export async function startCore<W extends RunningJobs>(config: ServiceConfig, opts: ProcessOptions<W>): Promise<ProcessCore<W>> {
   const log = pino({ level: config.logLevel });
+  const limits = serviceLimits(config);
+  setListLimits(limits);
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     embeddedPort: config.embeddedDbPort,
     log: (msg) => log.info(msg),
+    poolSize: limits.dbPoolSize,
+    idleTimeoutMs: limits.dbIdleTimeoutMs,
+    statementTimeoutMs: limits.statementTimeoutMs,
+    connectionsPerEnvironment: limits.connectionsPerEnvironment,
   });
+  const maintenance = new MaintenanceReader(database.prisma);
   const demo = opts.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
   // the same files in every process: on several machines DATA_DIR must be shared storage
   const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
@@ -76,6 +88,8 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     poolSize: database.mode === 'server' ? 4 : 1,
     storage,
     webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
+    pool: { ...database.poolConfig() },
+    maintenance,
   });
   return {
     log,
@@ -83,8 +97,10 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     storage,
     worker,
     demo,
+    maintenance,
     async close() {
-      await worker.stop();
+      // in-flight jobs get a few seconds: the whole stop fits in a process manager's 10 s grace
+      await worker.stop(5_000);
       await database.close();
     },
   };
@@ -119,10 +135,13 @@ export async function startHttpService<W extends RunningJobs>(
 ): Promise<HttpService<W>> {
   const core = await startCore(config, opts);
   const { database } = core;
+  const limits = serviceLimits(config);
+  const perMinute = config.rateLimitPerMinute ?? 0;
   const rateLimit =
-    config.rateLimitPerMinute && config.rateLimitPerMinute > 0
-      ? await createRateLimit(database.connectionString, {
-          perMinute: config.rateLimitPerMinute,
+    perMinute > 0 || limits.authFailuresPerMinute > 0
+      ? await createRateLimit(database.poolConfig(), {
+          perMinute,
+          authFailuresPerMinute: limits.authFailuresPerMinute,
           poolSize: database.mode === 'server' ? 4 : 1,
         })
       : null;
@@ -137,7 +156,9 @@ export async function startHttpService<W extends RunningJobs>(
       uploads: config.uploads ?? DEFAULT_UPLOAD_CONFIG,
       webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
     },
-    rateLimit: rateLimit ? (key) => rateLimit.consume(key) : undefined,
+    rateLimit,
+    maintenance: core.maintenance,
+    trpcMaxBatch: limits.trpcMaxBatch,
     mounts: opts.mounts,
   });
   const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });

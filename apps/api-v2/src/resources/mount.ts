@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { createCaller } from '@bo/domain';
 import { sendData, sendErrors } from '../envelope.js';
-import { parseListParams } from '../query-language.js';
+import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
 import type { AnyV2Operation } from './v2-operation.js';
 import { type AnyV2Resource, inV2Terms } from './v2-resource.js';
@@ -71,10 +71,7 @@ export function mountV2Resource(
   app.get(`${base}/:id`, async (req, res) => {
     const select = new URLSearchParams(rawQuery(req)).get('select');
     const row = await translated(() => call(res).get({ id: req.params.id as string }));
-    sendData(
-      res,
-      applySelect(resource.read(row), select ? select.split(',').map((s) => s.trim()) : undefined, resource.alwaysSelected),
-    );
+    sendData(res, applySelect(resource.read(row), select ? parseSelect(select) : undefined, resource.alwaysSelected));
   });
 
   const methods = resource.methods ?? {};

@@ -17,6 +17,10 @@ const USAGE = `usage:
   pnpm admin token create --environment <env> --user <email> [--label <label>] [--json]
   pnpm admin token list --environment <env> [--json]
   pnpm admin token delete --environment <env> --key <key>
+  pnpm admin maintenance on [--environment <env>] [--message <text>] [--until <ISO date-time>]
+  pnpm admin maintenance off [--environment <env>]
+  pnpm admin maintenance list [--json]
+  (without --environment, maintenance applies to every environment)
 rights: crm, projects, sales, hours, hrm, invoices, costs, timers, timeline, documents, customfields,
         workflows, webhooks (or all) with none, read or write, e.g. all:write or crm:write,projects:read`;
 
@@ -32,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       rights: { type: 'string' },
       label: { type: 'string' },
       key: { type: 'string' },
+      message: { type: 'string' },
+      until: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -100,6 +106,38 @@ async function main(argv: string[]): Promise<number> {
       case 'token delete': {
         const token = await caller.admin.token.delete({ environment: need('environment'), key: need('key') });
         print(token, `token ${token.key} deactivated for good`);
+        return 0;
+      }
+      case 'maintenance on': {
+        const until = values.until === undefined ? undefined : new Date(values.until);
+        if (until && Number.isNaN(until.getTime())) throw new UsageError('--until must be an ISO date-time');
+        const w = await caller.admin.maintenance.on({
+          environment: values.environment,
+          message: values.message,
+          endsAt: until,
+        });
+        print(
+          w,
+          `maintenance on for ${w.scope === '*' ? 'every environment' : w.scope}${w.endsAt ? ` until ${w.endsAt.toISOString()}` : ''}`,
+        );
+        return 0;
+      }
+      case 'maintenance off': {
+        const r = await caller.admin.maintenance.off({ environment: values.environment });
+        print(r, `maintenance ${r.ended ? 'ended' : 'was not on'} for ${r.scope === '*' ? 'every environment' : r.scope}`);
+        return 0;
+      }
+      case 'maintenance list': {
+        const ws = await caller.admin.maintenance.list();
+        print(
+          ws,
+          ws
+            .map(
+              (w) =>
+                `${w.scope}  since ${w.startedAt.toISOString()}  until ${w.endsAt?.toISOString() ?? '?'}  ${w.message ?? ''}`,
+            )
+            .join('\n') || '(no maintenance)',
+        );
         return 0;
       }
       default:

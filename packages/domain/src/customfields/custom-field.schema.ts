@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX, wholeNumberInput } from '../shared/numbers.js';
 
 /** Defining a custom field of one model (our addition: the reference has only reads here). */
 export const createCustomFieldSchema = z.object({
@@ -29,7 +30,7 @@ const modelRef = z.object({ id: z.string().min(1) });
 export const createCustomFieldGroupSchema = z
   .object({
     name: z.string().trim().min(1).max(255),
-    position: z.union([z.number().int(), z.string().regex(/^\d+$/, 'position is a whole number')]).optional(),
+    position: wholeNumberInput(0, INT4_MAX, 'position is a whole number').optional(),
     model: modelRef.optional(),
     model_id: z.string().min(1).optional(),
     type: z.string().max(255).nullable().optional(),
@@ -39,7 +40,7 @@ export type CreateCustomFieldGroupInput = z.infer<typeof createCustomFieldGroupS
 
 export const updateCustomFieldGroupSchema = z.object({
   name: z.string().trim().min(1).max(255).optional(),
-  position: z.union([z.number().int(), z.string().regex(/^\d+$/, 'position is a whole number')]).optional(),
+  position: wholeNumberInput(0, INT4_MAX, 'position is a whole number').optional(),
   type: z.string().max(255).nullable().optional(),
 });
 export type UpdateCustomFieldGroupInput = z.infer<typeof updateCustomFieldGroupSchema>;

@@ -134,7 +134,16 @@ function fromDatabase(err: unknown): DomainError | null {
   const state = sqlStateOf(err);
   if (!state) return null;
   if (state.code === '22021' || state.code === '22P05') return new BadRequestError('text must not contain NUL characters');
-  if (state.code.startsWith('22')) return new BadRequestError(`a value is out of range or malformed: ${state.message}`);
+  // in our own words: the database's message names its internals (types, time zone displacement, …)
+  if (state.code.startsWith('22')) return new BadRequestError('a value is out of range or malformed');
+  // statement_timeout, or the request's client went away (pg_cancel_backend)
+  if (state.code === '57014') {
+    return new UnavailableError('the query took too long and was stopped; narrow the filter or retry later');
+  }
+  // the environment's fair share of database connections is taken and its queue is full
+  if (state.code === '53300') {
+    return new UnavailableError('too many requests of this environment are running; retry shortly');
+  }
   if (state.code === '23505') return new ConflictError('a record with the same unique value exists already');
   if (state.code === '23503')
     return new BusinessRuleError('the request refers to a record that does not exist or is still in use');
@@ -149,6 +158,8 @@ export function toDomainError(err: unknown): DomainError | null {
   if (err instanceof DomainError) return err;
   const database = fromDatabase(err);
   if (database) return database;
+  // Prisma's own refusal of a number its column cannot hold (schemas bound numbers first; this is the net)
+  if ((err as { code?: unknown } | null)?.code === 'P2033') return new BadRequestError('a number is out of range');
   if (err instanceof ListQueryError) return new BadRequestError(err.message, err.parameter);
   if (err instanceof ZodError) return new ValidationError(violationsFromZod(err, 'data'));
   if (err instanceof TRPCError) {

@@ -28,5 +28,7 @@ export interface JobContext {
   /** upload and document bytes (the upload clean-up removes them) */
   storage?: FileStorage;
   webhooks?: WebhookConfig;
+  /** scheduled maintenance: webhook deliveries of an environment in maintenance wait */
+  maintenance?: { forEnvironment(environment: string | null): Promise<unknown | null> };
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }

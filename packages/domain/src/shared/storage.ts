@@ -15,6 +15,8 @@ export interface FileStorage {
   writeAt(key: string, offset: number, data: Uint8Array): Promise<void>;
   /** the first `length` bytes (fewer when the file is shorter) */
   readHead(key: string, length: number): Promise<Buffer>;
+  /** `length` bytes from `offset` (fewer when the file is shorter) */
+  readAt(key: string, offset: number, length: number): Promise<Buffer>;
   /** streams the file; never loads it whole */
   createReadStream(key: string): Readable;
   size(key: string): Promise<number | null>;

@@ -78,9 +78,15 @@ async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer
       const u = (await tx.chunkedUpload.findFirst({ where: { id: input.id } })) as Models.ChunkedUploadModel;
       const received = Number(u.received);
       const size = Number(u.fileSize);
-      // a repeated chunk whose answer was lost: already applied, answer the status unchanged
+      // a repeated chunk whose answer was lost: already applied, answer the status unchanged;
+      // but only when it is the same bytes: other bytes at a confirmed pointer are a conflict
+      // (two writers, or a client that lost track), never silently dropped with a 200
       if (input.pointer !== undefined && input.pointer + bytes.length === received && input.pointer < received) {
-        return uploadStatusV2(u);
+        const stored = await storage.readAt(u.storageKey, input.pointer, bytes.length);
+        if (stored.equals(bytes)) return uploadStatusV2(u);
+        throw new ConflictError(
+          `bytes ${input.pointer} to ${received} are confirmed with other content; the upload is at byte ${received}`,
+        );
       }
       if (u.state === 'done') throw new ConflictError('the upload is done; it accepts no further chunk');
       if (input.pointer !== undefined && input.pointer !== received) {

@@ -12,6 +12,8 @@ export interface DeliverRunOptions {
   transport: WebhookTransport;
   /** false once the worker is stopping: the run ends after the delivery in flight */
   keepGoing(): boolean;
+  /** true while the environment is in scheduled maintenance: the run ends, the rest stays pending */
+  paused?(environment: string): Promise<boolean>;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function deliverRun(opts: DeliverRunOptions, first: ClaimedDelivery
         if (!continues) break;
       }
       await recording;
-      if (!opts.keepGoing()) return;
+      if (!opts.keepGoing() || (await opts.paused?.(first.environment))) return;
       run = await claimRunOfSubscription(prisma, first.subscriptionId, leaseMs, RUN_SIZE);
     }
   } finally {

@@ -1,48 +1,46 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Webhook targets may not reach the service's own network: loopback, private,
- * link-local, unique-local and other non-public ranges are refused at creation
- * and again at every delivery (a name may resolve elsewhere later), unless
- * private targets are allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS=true).
+ * Webhook targets may not reach the service's own network: only global unicast
+ * addresses are allowed, classified by ipaddr.js. An IPv6 address that carries an
+ * IPv4 address (IPv4-mapped, IPv4-compatible, SIIT, 6to4, NAT64, Teredo) is judged
+ * by the IPv4 address inside it, so `[::ffff:127.0.0.1]`, `[::7f00:1]` or
+ * `[2002:7f00:1::]` are the loopback they wrap. Refused at creation and again at
+ * every delivery (a name may resolve elsewhere later), unless private targets are
+ * allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS=true).
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+function v4(a: number, b: number): ipaddr.IPv4 {
+  return ipaddr.IPv4.parse([a >> 8, a & 0xff, b >> 8, b & 0xff].join('.'));
 }
 
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
+/** The IPv4 addresses an IPv6 address stands for, or null when it carries none. */
+function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const p = addr.parts;
+  const range = addr.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return [v4(p[6] ?? 0, p[7] ?? 0)];
+  // IPv4-compatible (deprecated, RFC 4291 §2.5.5.1): ::a.b.c.d; :: and ::1 have ranges of their own
+  if (range !== 'unspecified' && range !== 'loopback' && p.slice(0, 6).every((x) => x === 0)) {
+    return [v4(p[6] ?? 0, p[7] ?? 0)];
   }
-  return true;
+  // NAT64 well-known prefix 64:ff9b::/96 (the local-use 64:ff9b:1::/48 is never global)
+  if (range === 'rfc6052' && p[2] === 0) return [v4(p[6] ?? 0, p[7] ?? 0)];
+  // 6to4: 2002:AABB:CCDD::/48
+  if (range === '6to4') return [v4(p[1] ?? 0, p[2] ?? 0)];
+  // Teredo: 2001:0:SSSS:SSSS:flags:port:CCCC:CCCC, the client's address inverted
+  if (range === 'teredo') return [v4(p[2] ?? 0, p[3] ?? 0), v4((p[6] ?? 0) ^ 0xffff, (p[7] ?? 0) ^ 0xffff)];
+  return null;
+}
+
+/** True unless the address is global unicast (after unwrapping any IPv4 address inside it). */
+export function isPrivateAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return true;
+  const addr = ipaddr.parse(address);
+  if (addr.kind() === 'ipv4') return addr.range() !== 'unicast';
+  const inner = embeddedIPv4(addr as ipaddr.IPv6);
+  if (inner) return inner.some((a) => a.range() !== 'unicast');
+  return addr.range() !== 'unicast';
 }
 
 export type TargetCheck = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };

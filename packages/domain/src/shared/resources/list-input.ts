@@ -1,4 +1,4 @@
-import { OPERATORS, type Condition } from '@bo/db';
+import { assertConditionSize, OPERATORS, type Condition } from '@bo/db';
 import { z } from 'zod';
 
 const comparisonSchema = z.object({
@@ -16,7 +16,12 @@ export const viewSchema = z.enum(['v2', 'v3']);
 /** Both versions list through this; each adapter enforces its own page-size limit (v2 100, v3 30). */
 export const listInputSchema = z.object({
   query: z.object({
-    where: conditionSchema.optional(),
+    // the size limits first, without recursion: a deeply nested filter (tRPC takes any JSON)
+    // would otherwise exhaust the stack inside the recursive schema
+    where: z.preprocess((where) => {
+      assertConditionSize(where);
+      return where;
+    }, conditionSchema.optional()),
     orderBy: z.array(z.object({ path: z.string().min(1), dir: z.enum(['asc', 'desc']) })).default([]),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(100).default(100),

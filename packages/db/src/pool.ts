@@ -1,0 +1,261 @@
+// Every pg pool of the service is made here, so that what each pool must do on the
+// database it talks to is decided in one place:
+// - on the embedded database (PGlite behind pglite-socket) every connection of every
+//   process lands on one backend, which keeps named prepared statements after the
+//   connection that made them has gone. A pool that reconnects after its idle timeout
+//   would then prepare the same name again and fail (42P05). Statements are sent
+//   unnamed there, whoever asks for a name (rate-limiter-flexible does).
+// - request queries run in a request scope (AsyncLocalStorage): a scope holds at most
+//   `connectionsPerKey` connections of the pool at once (its key is the environment),
+//   so one environment's slow requests leave connections for the others; a scope that
+//   is aborted (the client went away) has its running statements cancelled.
+// - every statement has a time limit (`statement_timeout` on a server; on the embedded
+//   database, which cannot interrupt a statement, the caller stops waiting).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+
+export interface RequestScope {
+  /** what a fair share is counted by: the request's environment */
+  key: string;
+  /** aborted when the client has gone: running statements are cancelled, new ones refused */
+  signal: AbortSignal;
+}
+
+const scopes = new AsyncLocalStorage<RequestScope>();
+
+/** Runs `fn` (and everything it awaits) as one request's database work. */
+export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+export interface PoolGuards {
+  /** the embedded database: no named statements, no server-side timeout */
+  embedded: boolean;
+  /** close a connection idle this long (ms); 0 keeps idle connections open */
+  idleTimeoutMs: number;
+  /** longest a statement may run (ms); 0 for no limit */
+  statementTimeoutMs?: number;
+  /** connections one request scope key may hold at once; 0 for no cap */
+  connectionsPerKey?: number;
+  /** requests of one key that may wait for a connection; beyond, they are refused at once */
+  queuePerKey?: number;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+
+/** A database error as pg reports one, so that Prisma's adapter and the domain map it like the server's own. */
+export function sqlError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code, severity: 'ERROR' });
+}
+
+/**
+ * A client for the embedded database: its statements are never named (see above), and a
+ * statement the client stopped waiting for (query_timeout) fails like a server's timeout.
+ */
+class EmbeddedClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; the arguments are passed on unchanged but for the name
+  override query(config: any, values?: any, callback?: any): any {
+    let cfg = config;
+    if (cfg && typeof cfg === 'object' && typeof cfg.name === 'string') {
+      const { name: _name, ...unnamed } = cfg as { name: string; text: string };
+      cfg = unnamed as pg.QueryConfig;
+    }
+    if (typeof values === 'function') {
+      callback = values;
+      values = undefined;
+    }
+    if (typeof callback === 'function') {
+      const cb = callback as (err: Error | null, res?: unknown) => void;
+      return super.query(cfg, values, (err: Error | null, res: unknown) => cb(err ? asTimeout(err) : err, res));
+    }
+    const result = super.query(cfg, values);
+    return result && typeof (result as Promise<unknown>).then === 'function'
+      ? (result as Promise<unknown>).catch((err: Error) => {
+          throw asTimeout(err);
+        })
+      : result;
+  }
+}
+
+function asTimeout(err: Error): Error {
+  return err?.message === 'Query read timeout' ? sqlError('57014', 'canceling statement due to statement timeout') : err;
+}
+
+/** FIFO permits per key, with a bounded queue and a bounded wait. */
+class FairShare {
+  private readonly held = new Map<string, number>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+  constructor(
+    private readonly perKey: number,
+    private readonly queuePerKey: number,
+    private readonly maxWaitMs: number,
+  ) {}
+
+  acquire(key: string, signal: AbortSignal): Promise<() => void> {
+    const release = () => {
+      const queue = this.waiting.get(key);
+      const next = queue?.shift();
+      if (queue && queue.length === 0) this.waiting.delete(key);
+      if (next) next();
+      else {
+        const n = (this.held.get(key) ?? 1) - 1;
+        if (n <= 0) this.held.delete(key);
+        else this.held.set(key, n);
+      }
+    };
+    const held = this.held.get(key) ?? 0;
+    if (held < this.perKey) {
+      this.held.set(key, held + 1);
+      return Promise.resolve(once(release));
+    }
+    const queue = this.waiting.get(key) ?? [];
+    if (queue.length >= this.queuePerKey) {
+      return Promise.reject(
+        sqlError('53300', 'too many requests of this environment are waiting for the database; retry shortly'),
+      );
+    }
+    this.waiting.set(key, queue);
+    return new Promise((resolve, reject) => {
+      const give = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(once(release));
+      };
+      const drop = (err: Error) => {
+        const i = queue.indexOf(give);
+        if (i !== -1) queue.splice(i, 1);
+        if (queue.length === 0 && this.waiting.get(key) === queue) this.waiting.delete(key);
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      };
+      const onAbort = () => drop(sqlError('57014', 'canceling statement due to user request'));
+      const timer = setTimeout(() => drop(sqlError('57014', 'canceling statement due to statement timeout')), this.maxWaitMs);
+      timer.unref();
+      signal.addEventListener('abort', onAbort, { once: true });
+      queue.push(give);
+    });
+  }
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
+type Released = pg.PoolClient & { release: (err?: Error | boolean) => void };
+
+/**
+ * A pg pool with the guards above. Pool.query goes through connect(), so both
+ * pooled queries and checked-out clients (Prisma's transactions) are counted.
+ */
+export class GuardedPool extends pg.Pool {
+  private readonly fair: FairShare | null;
+  private readonly guards: PoolGuards;
+  private readonly cancelConfig: pg.ClientConfig;
+  /** clients each scope has checked out, to cancel their statements when it is aborted */
+  private readonly checkedOut = new WeakMap<RequestScope, Set<pg.PoolClient>>();
+
+  constructor(config: pg.PoolConfig, guards: PoolGuards) {
+    const timeout = guards.statementTimeoutMs ?? 0;
+    super({
+      ...config,
+      idleTimeoutMillis: guards.idleTimeoutMs,
+      ...(guards.embedded ? { Client: EmbeddedClient } : {}),
+      // a server stops the statement itself; PGlite cannot, so there the caller stops waiting
+      ...(timeout > 0
+        ? guards.embedded
+          ? { query_timeout: timeout }
+          : { statement_timeout: timeout, idle_in_transaction_session_timeout: Math.max(timeout * 2, 10_000) }
+        : {}),
+    });
+    this.guards = guards;
+    this.cancelConfig = { ...config } as pg.ClientConfig;
+    const perKey = guards.connectionsPerKey ?? 0;
+    this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, Math.max(timeout, 1_000)) : null;
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect is both callback and promise style
+  override connect(callback?: any): any {
+    const scope = scopes.getStore();
+    if (!scope) return super.connect(callback);
+    const checkout = this.checkoutInScope(scope);
+    if (typeof callback !== 'function') return checkout;
+    checkout.then(
+      (client) => callback(undefined, client, client.release),
+      (err: Error) => callback(err, undefined, () => {}),
+    );
+    return undefined;
+  }
+
+  private async checkoutInScope(scope: RequestScope): Promise<pg.PoolClient> {
+    if (scope.signal.aborted) throw sqlError('57014', 'canceling statement due to user request');
+    const permit = this.fair ? await this.fair.acquire(scope.key, scope.signal) : () => {};
+    let client: Released;
+    try {
+      client = (await super.connect()) as Released;
+    } catch (err) {
+      permit();
+      throw err;
+    }
+    let held = this.checkedOut.get(scope);
+    if (!held) {
+      held = new Set();
+      this.checkedOut.set(scope, held);
+      scope.signal.addEventListener('abort', () => this.cancelScope(scope), { once: true });
+    }
+    held.add(client);
+    const release = client.release.bind(client);
+    let released = false;
+    client.release = (err?: Error | boolean) => {
+      if (!released) {
+        released = true;
+        held.delete(client);
+        permit();
+      }
+      return release(err);
+    };
+    return client;
+  }
+
+  /** The client has gone: stop what its request is running on the server. */
+  private cancelScope(scope: RequestScope): void {
+    if (this.guards.embedded) return; // PGlite has one backend and no way to interrupt it
+    for (const client of this.checkedOut.get(scope) ?? []) {
+      const pid = (client as unknown as { processID?: number }).processID;
+      if (typeof pid === 'number') void this.cancelBackend(pid);
+    }
+  }
+
+  private async cancelBackend(pid: number): Promise<void> {
+    const side = new pg.Client({ ...this.cancelConfig, statement_timeout: 2_000 });
+    side.on('error', () => {});
+    try {
+      await side.connect();
+      await side.query('SELECT pg_cancel_backend($1)', [pid]);
+    } catch {
+      // the statement has ended on its own, or the server is gone: nothing left to cancel
+    } finally {
+      await side.end().catch(() => {});
+    }
+  }
+}
+
+/** Any other pool of the service (rate limiter, job queue): the same rules of the database, no request guards. */
+export function poolConfig(
+  connectionString: string,
+  guards: Pick<PoolGuards, 'embedded' | 'idleTimeoutMs'>,
+  extra: pg.PoolConfig = {},
+): pg.PoolConfig {
+  return {
+    connectionString,
+    ...extra,
+    idleTimeoutMillis: guards.idleTimeoutMs,
+    ...(guards.embedded ? { Client: EmbeddedClient } : {}),
+  };
+}
