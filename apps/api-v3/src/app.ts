@@ -6,9 +6,13 @@ import {
   type DomainContext,
   environmentFromHost,
   NotFoundError,
+  toDomainError,
   UnauthenticatedError,
+  ValidationError,
+  violationsFromZod,
 } from '@bo/domain';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
+import type { CommandEndpoint } from './endpoints/types.js';
 import { parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
 import { createRequire } from 'node:module';
@@ -32,6 +36,34 @@ function procedureAt(caller: Caller, path: string): Procedure {
   let node: unknown = caller;
   for (const seg of path.split('.')) node = (node as Record<string, unknown>)[seg];
   return node as Procedure;
+}
+
+/**
+ * A typed command: the body checked against its v3 request schema, mapped to the
+ * domain input, the procedure called, and violations rendered in v3 names.
+ */
+async function runCommand(
+  res: Response,
+  caller: Caller,
+  endpoint: CommandEndpoint<unknown, unknown, unknown>,
+  body: unknown,
+  id: string | undefined,
+) {
+  const parsed = endpoint.doc.request.schema.safeParse(body);
+  if (!parsed.success) throw new ValidationError(violationsFromZod(parsed.error));
+  const input = endpoint.mapInput ? endpoint.mapInput(parsed.data, id) : parsed.data;
+  let out: unknown;
+  try {
+    out = await endpoint.call(caller)(input);
+  } catch (err) {
+    const domain = toDomainError(err);
+    const paths = endpoint.paths;
+    if (paths && domain instanceof ValidationError) {
+      throw new ValidationError(domain.violations.map((v) => ({ ...v, path: paths(v.path) })));
+    }
+    throw err;
+  }
+  return res.status(endpoint.status).json(endpoint.map ? endpoint.map(out) : out);
 }
 
 function rawQuery(req: Request): URLSearchParams {
@@ -200,11 +232,20 @@ export function createV3Router(opts: V3Options): Router {
       }
       case 'query': {
         if ([...params.keys()].length) parseFilters(params, []);
+        if ('call' in endpoint) {
+          const out = await endpoint.call(caller)(endpoint.mapInput(id));
+          return res.json(endpoint.map ? endpoint.map(out) : out);
+        }
         return res.json(await procedureAt(caller, endpoint.procedure)(endpoint.withId ? { id } : {}));
       }
       case 'pagedQuery': {
         const paging = parsePaging(params);
         const filters = Object.fromEntries(parseFilters(params, endpoint.filters));
+        if ('call' in endpoint) {
+          const page = await endpoint.call(caller)({ ...paging, filters });
+          const map = endpoint.map;
+          return res.json(map ? { ...page, items: page.items.map((row) => map(row)) } : page);
+        }
         return res.json(await procedureAt(caller, endpoint.procedure)({ ...paging, filters }));
       }
       case 'command': {
@@ -212,6 +253,7 @@ export function createV3Router(opts: V3Options): Router {
         if (!body || typeof body !== 'object' || Array.isArray(body)) {
           return sendProblem(req, res, problem(400, 'The body must be a JSON object.'));
         }
+        if ('call' in endpoint) return runCommand(res, caller, endpoint, body, id);
         const input = endpoint.withId ? { ...(body as object), id } : body;
         const result = await procedureAt(caller, endpoint.procedure)(input);
         return res.status(endpoint.status).json(result);
