@@ -107,11 +107,13 @@ export function pagedQueryEndpoint<Row>(e: Omit<PagedQueryEndpoint<Row>, 'kind'>
   return { kind: 'pagedQuery', ...e };
 }
 
-/** Every typed endpoint kind. */
 // biome-ignore lint/suspicious/noExplicitAny: the table holds endpoints of any row and input type
+type Anything = any;
+
+/** Every typed endpoint kind. */
 export type TypedEndpoint =
-  | ListEndpoint<any>
-  | GetEndpoint<any>
-  | CommandEndpoint<any, any, any>
-  | QueryEndpoint<any, any>
-  | PagedQueryEndpoint<any>;
+  | ListEndpoint<Anything>
+  | GetEndpoint<Anything>
+  | CommandEndpoint<Anything, Anything, Anything>
+  | QueryEndpoint<Anything, Anything>
+  | PagedQueryEndpoint<Anything>;
