@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { employeeV3Schema } from './hrm/employee/employee.v3.schema.js';
-import { CreateInvoiceDraftRequest, InvoiceDraftRequestStatus } from './invoices/draft-request/invoice-draft-request.schema.js';
 import { ApproveAcquisitionProject, ProjectOutput } from './projects/project/project.v3.schema.js';
 import {
   AcquisitionService,
@@ -17,14 +16,6 @@ import {
   EditProjectService,
   InvoiceableService,
 } from './projects/service/project-service.v3.schema.js';
-import { createWebhookSchema, editWebhookSchema, idSchema } from './webhooks/webhook.schema.js';
-import {
-  WebhookCreated,
-  WebhookDeleted,
-  WebhookDelivery,
-  WebhookDeliveryId,
-  WebhookSubscription,
-} from './webhooks/webhook.v3.schema.js';
 
 /**
  * The named v3 schemas, under the contract's names where it gives one; the v3
@@ -32,8 +23,6 @@ import {
  * parse, responses what the use cases return: the document cannot drift from the code.
  */
 export const v3Schemas: Record<string, z.ZodType> = {
-  'Invoice.Draft.Request.Status': InvoiceDraftRequestStatus,
-  'Invoice.Draft.Request.Create': CreateInvoiceDraftRequest,
   'Project.ProjectOutput': ProjectOutput,
   'Project.Acquisition.Approve': ApproveAcquisitionProject,
   'Project.Service.CreateAcquisitionProjectService': CreateAcquisitionProjectService,
@@ -50,12 +39,4 @@ export const v3Schemas: Record<string, z.ZodType> = {
   'Project.Service.EditProjectService': EditProjectService,
   'Project.InvoiceableService': InvoiceableService,
   'Hrm.Employee': employeeV3Schema,
-  'Webhook.Create': createWebhookSchema,
-  'Webhook.Edit': editWebhookSchema,
-  'Webhook.Delete': idSchema,
-  'Webhook.Subscription': WebhookSubscription,
-  'Webhook.Created': WebhookCreated,
-  'Webhook.Deleted': WebhookDeleted,
-  'Webhook.Delivery': WebhookDelivery,
-  'Webhook.Delivery.Resend': WebhookDeliveryId,
 };

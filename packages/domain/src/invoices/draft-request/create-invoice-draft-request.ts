@@ -1,16 +1,15 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { z } from 'zod';
 import { UnavailableError, ValidationError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import { newEntityId } from '../../shared/ids.js';
 import { assertReferencesExist } from '../../shared/references.js';
 import type { UserContext } from '../../trpc.js';
 import {
-  type CreateInvoiceDraftRequest,
+  type CreateInvoiceDraftRequestInput,
   INVOICE_DRAFT_REQUEST_JOB,
-  type InvoiceDraftRequestStatusOutput,
+  type InvoiceDraftRequest,
 } from './invoice-draft-request.schema.js';
-import { invoiceDraftRequestStatus, loadInvoiceDraftRequest } from './invoice-draft-request.view.js';
+import { invoiceDraftRequestOf, loadInvoiceDraftRequest } from './invoice-draft-request.view.js';
 
 /**
  * invoiceDraftRequest.create (201): records the request with one pending entry
@@ -18,8 +17,8 @@ import { invoiceDraftRequestStatus, loadInvoiceDraftRequest } from './invoice-dr
  */
 export async function createInvoiceDraftRequest(
   ctx: UserContext,
-  input: z.output<typeof CreateInvoiceDraftRequest>,
-): Promise<InvoiceDraftRequestStatusOutput> {
+  input: CreateInvoiceDraftRequestInput,
+): Promise<InvoiceDraftRequest> {
   const jobs = ctx.services?.jobs;
   if (!jobs) throw new UnavailableError('background jobs are not available in this process');
   const duplicates = input.projectIds
@@ -57,8 +56,10 @@ export async function createInvoiceDraftRequest(
     );
     const row = await loadInvoiceDraftRequest(tx, id);
     if (!row) throw new Error(`invoice draft request ${id} vanished inside its own transaction`);
-    const status = invoiceDraftRequestStatus(row);
-    await recordEvent(tx, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data: status });
+    const status = invoiceDraftRequestOf(row);
+    // the event carries the request as the domain answers it, in JSON (date-times as ISO 8601)
+    const data = JSON.parse(JSON.stringify(status)) as Record<string, unknown>;
+    await recordEvent(tx, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data });
     return status;
   });
 }
