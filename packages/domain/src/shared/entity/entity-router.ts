@@ -88,7 +88,7 @@ export function entityCreateCommand<Row, C extends z.ZodType>(
     .output(schema)
     .mutation(async ({ ctx, input: i }) => {
       const { id } = await createEntity(ctx, entity, create, (i as { data: z.output<C> }).data);
-      return getEntity(ctx, entity, id) as Promise<Row>;
+      return getEntity(ctx, entity, id) as Promise<never>;
     });
 }
 
@@ -114,6 +114,6 @@ export function entityUpdateCommand<Row, U extends z.ZodType>(
         if (missing && err instanceof NotFoundError && err.entityType === entity.type && err.id === id) throw missing(id);
         throw err;
       }
-      return getEntity(ctx, entity, id) as Promise<Row>;
+      return getEntity(ctx, entity, id) as Promise<never>;
     });
 }
