@@ -30,13 +30,6 @@ export interface V3Options {
 }
 
 type Caller = ReturnType<typeof createCaller>;
-type Procedure = (input: unknown) => Promise<unknown>;
-
-function procedureAt(caller: Caller, path: string): Procedure {
-  let node: unknown = caller;
-  for (const seg of path.split('.')) node = (node as Record<string, unknown>)[seg];
-  return node as Procedure;
-}
 
 /**
  * A typed command: the body checked against its v3 request schema, mapped to the
@@ -168,9 +161,7 @@ export function createV3Router(opts: V3Options): Router {
       return sendProblem(req, res, problem(405, `${name} is a command: use POST.`));
     }
     const needsId =
-      endpoint.kind === 'get' ||
-      endpoint.kind === 'resourceGet' ||
-      ((endpoint.kind === 'query' || endpoint.kind === 'command') && endpoint.withId);
+      endpoint.kind === 'get' || ((endpoint.kind === 'query' || endpoint.kind === 'command') && endpoint.withId === true);
     if (needsId && !id) return sendProblem(req, res, problem(404, `${name} needs an id: ${name}/{id}.`));
     if (!needsId && id) return sendProblem(req, res, problem(404, `${name} takes no id.`));
     const caller = res.locals.caller as Caller;
@@ -201,62 +192,24 @@ export function createV3Router(opts: V3Options): Router {
         if ([...params.keys()].length) parseFilters(params, []);
         return res.json(endpoint.map(await endpoint.call(caller)({ id: id as string })));
       }
-      case 'resourceList': {
-        const paging = parsePaging(params);
-        const filters = parseFilters(params, Object.keys(endpoint.filters));
-        const result = (await procedureAt(
-          caller,
-          `${endpoint.resource.replace('/', '.')}.list`,
-        )({
-          query: {
-            where: filterCondition(filters, endpoint.filters),
-            orderBy: endpoint.sort ?? [],
-            offset: (paging.page - 1) * paging.itemsPerPage,
-            limit: paging.itemsPerPage,
-            count: true,
-          },
-          view: 'v3',
-        })) as { items: unknown[]; count: number };
-        return res.json({
-          items: result.items,
-          page: paging.page,
-          itemsPerPage: paging.itemsPerPage,
-          totalItems: result.count,
-          totalPages: Math.ceil(result.count / paging.itemsPerPage),
-        });
-      }
-      case 'resourceGet': {
-        if ([...params.keys()].length) parseFilters(params, []);
-        const data = await procedureAt(caller, `${endpoint.resource.replace('/', '.')}.get`)({ id, view: 'v3' });
-        return res.json(data);
-      }
       case 'query': {
         if ([...params.keys()].length) parseFilters(params, []);
-        if ('call' in endpoint) {
-          const out = await endpoint.call(caller)(endpoint.mapInput(id));
-          return res.json(endpoint.map ? endpoint.map(out) : out);
-        }
-        return res.json(await procedureAt(caller, endpoint.procedure)(endpoint.withId ? { id } : {}));
+        const out = await endpoint.call(caller)(endpoint.mapInput(id));
+        return res.json(endpoint.map ? endpoint.map(out) : out);
       }
       case 'pagedQuery': {
         const paging = parsePaging(params);
         const filters = Object.fromEntries(parseFilters(params, endpoint.filters));
-        if ('call' in endpoint) {
-          const page = await endpoint.call(caller)({ ...paging, filters });
-          const map = endpoint.map;
-          return res.json(map ? { ...page, items: page.items.map((row) => map(row)) } : page);
-        }
-        return res.json(await procedureAt(caller, endpoint.procedure)({ ...paging, filters }));
+        const page = await endpoint.call(caller)({ ...paging, filters });
+        const map = endpoint.map;
+        return res.json(map ? { ...page, items: page.items.map((row) => map(row)) } : page);
       }
       case 'command': {
         const body: unknown = req.body;
         if (!body || typeof body !== 'object' || Array.isArray(body)) {
           return sendProblem(req, res, problem(400, 'The body must be a JSON object.'));
         }
-        if ('call' in endpoint) return runCommand(res, caller, endpoint, body, id);
-        const input = endpoint.withId ? { ...(body as object), id } : body;
-        const result = await procedureAt(caller, endpoint.procedure)(input);
-        return res.status(endpoint.status).json(result);
+        return runCommand(res, caller, endpoint, body, id);
       }
     }
   };

@@ -12,6 +12,5 @@ export { OPERATORS, parseDateTime } from '@bo/db';
 export { environmentFromHost } from './auth/host.js';
 export type { JobContext, JobQueue, JobSendOptions } from './shared/jobs.js';
 export { scopedDb } from './shared/context.js';
-export { v3Schemas } from './v3-schemas.js';
 export { INVOICE_DRAFT_REQUEST_JOB } from './invoices/draft-request/invoice-draft-request.schema.js';
 export { runInvoiceDraftRequest } from './invoices/draft-request/run-invoice-draft-request.js';

@@ -1,16 +1,18 @@
-import { type LegacyEndpoint, legacyEndpoints } from './legacy.js';
+import { employeeEndpoints } from './employee.js';
 import { invoiceDraftRequestEndpoints } from './invoice-draft-request.js';
 import { organizationEndpoints } from './organization.js';
+import { projectEndpoints } from './project.js';
 import type { TypedEndpoint } from './types.js';
 import { webhookEndpoints } from './webhook.js';
 
-export type Endpoint = TypedEndpoint | LegacyEndpoint;
+export type Endpoint = TypedEndpoint;
 
 /** Every v3 endpoint by name: `{entity}.{action}`. */
 export const endpoints: Record<string, Endpoint> = {
   ...organizationEndpoints,
+  ...projectEndpoints,
+  ...employeeEndpoints,
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
-  ...legacyEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

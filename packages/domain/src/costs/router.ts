@@ -1,10 +1,10 @@
+import { entityQueries } from '../shared/entity/index.js';
 import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { router } from '../trpc.js';
-import { costTypeResource } from './coststype/coststype.resource.js';
+import { costType } from './coststype/coststype.entity.js';
 
-export const costsResources: AnyResource[] = [costTypeResource];
+export const costsResources: AnyResource[] = [];
 
 export const costsRouter = router({
-  coststype: resourceRouter(costTypeResource),
+  coststype: router(entityQueries(costType)),
 });

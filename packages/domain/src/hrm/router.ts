@@ -1,10 +1,9 @@
 import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { router } from '../trpc.js';
-import { employeeResource } from './employee/employee.resource.js';
+import { employeeRouter } from './employee/employee.router.js';
 
-export const hrmResources: AnyResource[] = [employeeResource];
+export const hrmResources: AnyResource[] = [];
 
 export const hrmRouter = router({
-  employee: resourceRouter(employeeResource),
+  employee: employeeRouter,
 });
