@@ -43,7 +43,17 @@ async function runCommand(
   id: string | undefined,
 ) {
   const parsed = endpoint.doc.request.schema.safeParse(body);
-  if (!parsed.success) throw new ValidationError(violationsFromZod(parsed.error));
+  if (!parsed.success) {
+    // a caller without the right hears 403 before anything about the body: the procedure checks
+    // rights before it reads its input, so asking it with no input answers exactly that
+    await endpoint
+      .call(caller)(undefined)
+      .catch((err: unknown) => {
+        const domain = toDomainError(err);
+        if (domain && (domain.kind === 'forbidden' || domain.kind === 'unauthenticated')) throw domain;
+      });
+    throw new ValidationError(violationsFromZod(parsed.error));
+  }
   const input = endpoint.mapInput ? endpoint.mapInput(parsed.data, id) : parsed.data;
   let out: unknown;
   try {
