@@ -1,11 +1,8 @@
 import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
-import type { AnyResource } from '../shared/resources/definition.js';
 import { router } from '../trpc.js';
 import { hourType } from './hourstype/hourstype.entity.js';
 import { createHourTypeInput, updateHourTypeInput } from './hourstype/hourstype.schema.js';
 import { createHourType, updateHourType } from './hourstype/hourstype.write.js';
-
-export const hoursResources: AnyResource[] = [];
 
 export const hoursRouter = router({
   hourstype: router({

@@ -1,11 +1,8 @@
 import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
-import type { AnyResource } from '../shared/resources/definition.js';
 import { router } from '../trpc.js';
 import { defaultService } from './defaultservice/defaultservice.entity.js';
 import { createDefaultServiceInput, updateDefaultServiceInput } from './defaultservice/defaultservice.schema.js';
 import { createDefaultService, updateDefaultService } from './defaultservice/defaultservice.write.js';
-
-export const servicesResources: AnyResource[] = [];
 
 export const servicesRouter = router({
   defaultservice: router({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEntity, f } from '../../shared/entity/index.js';
 import type { ModuleName } from '../../shared/rights.js';
 
-/** Cost types carry the id prefix `itemtype:`; v2 accepts them in a project service's hour_types. */
+/** Cost types carry the id prefix `itemtype:`, the prefix a project service's cost type lines accept. */
 export const COST_TYPE_PREFIX = 'itemtype';
 
 const costTypeFields = {

@@ -1,8 +1,9 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { SCOPED_ENVIRONMENT, transactionReader } from '@bo/db';
+import { project } from '../../projects/project/project.entity.js';
+import { assertReferences } from '../../shared/entity/index.js';
 import { UnavailableError, ValidationError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import { newEntityId } from '../../shared/ids.js';
-import { assertReferencesExist } from '../../shared/references.js';
 import type { UserContext } from '../../trpc.js';
 import {
   type CreateInvoiceDraftRequestInput,
@@ -27,10 +28,9 @@ export async function createInvoiceDraftRequest(
     .map(({ i }) => ({ path: `projectIds.${i}`, message: 'This project is chosen twice.', code: 'duplicate' }));
   if (duplicates.length) throw new ValidationError(duplicates);
   return ctx.db.$transaction(async (tx) => {
-    await assertReferencesExist(
-      tx,
-      ctx.principal.environmentId,
-      input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, table: 'project', id })),
+    await assertReferences(
+      transactionReader(tx, ctx.principal.environmentId),
+      input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, target: project, id })),
     );
     const id = newEntityId('invoicedraftrequest');
     await tx.invoiceDraftRequest.create({
