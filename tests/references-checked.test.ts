@@ -14,11 +14,31 @@ let api: ApiClient;
 let other: ApiClient;
 
 /** The smallest valid create body of each v2 resource with writes. */
-const MINIMAL: Record<string, () => Record<string, unknown>> = {
-  'crm/organization': () => ({ name: 'Ref Check BV' }),
+const MINIMAL: Record<string, () => Promise<Record<string, unknown>>> = {
+  'crm/organization': async () => ({ name: 'Ref Check BV' }),
   // its references are in linked_to, checked by tests/workflows.test.ts
-  'workflows/workflow': () => ({}),
+  'workflows/workflow': async () => ({}),
+  'projects/project': async () => ({ name: 'Ref Check Project' }),
+  'projects/service': async () => ({
+    project_id: await created('/projects/project', { name: 'P' }),
+    name: 'S',
+    invoice_method: 'FixedFee',
+  }),
+  'projects/assignment': async () => ({ name: 'A', start_date: '2026-02-01' }),
+  'projects/projectemployee': async () => ({
+    project_id: await created('/projects/project', { name: 'P' }),
+    employee_id: await created('/hrm/employee', { name: 'E' }),
+  }),
+  'hours/hourstype': async () => ({ label: 'Ref Check Hours' }),
+  'hrm/employee': async () => ({ name: 'Ref Check Employee' }),
+  'services/defaultservice': async () => ({ name: 'Ref Check Service' }),
 };
+
+async function created(path: string, body: Record<string, unknown>): Promise<string> {
+  const res = await api.v2('POST', path, body);
+  expect(res.status, res.text).toBe(200);
+  return (res.body as { data: { id: string } }).data.id;
+}
 
 beforeAll(async () => {
   t = await startTestService();
@@ -31,6 +51,16 @@ afterAll(() => t?.stop());
 async function snapshot(db: TestService['db']): Promise<Record<string, string>> {
   const { api_token: _lastUse, ...rest } = await databaseFingerprint(db);
   return rest;
+}
+
+/** Whether a write takes the reference as `{id}` (an object schema) rather than the id itself. */
+function refsAreObjects(schema: unknown): boolean {
+  let s = schema as { _zod?: { def: { type: string; innerType?: unknown } } } | undefined;
+  for (let i = 0; i < 4 && s?._zod; i += 1) {
+    if (s._zod.def.type === 'object') return true;
+    s = s._zod.def.innerType as typeof s;
+  }
+  return false;
 }
 
 /** A row of the target table in the other environment, when it has one. */
@@ -49,26 +79,33 @@ describe('references are checked on every write', () => {
   });
 
   for (const resource of writable) {
+    // declared references: to-one relations, and plain ids that name a row of an entity
     const refs = Object.entries(
-      resource.entity.fields as Record<string, { kind: string; writable: boolean; target?: () => { table: string } }>,
-    ).filter(([, f]) => f.kind === 'ref' && f.writable);
+      resource.entity.fields as Record<
+        string,
+        { kind: string; writable: boolean; target?: () => { table: string }; references?: () => { table: string } }
+      >,
+    )
+      .filter(([, f]) => f.writable && (f.kind === 'ref' || (f.kind === 'scalar' && f.references)))
+      .map(([name, f]) => [name, { ...f, target: f.target ?? f.references }] as const);
     const inputShape = (resource.inputs?.create as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
     for (const [name, field] of refs) {
       // the form the write takes: `{id}` under the field's name, or the id under `<name>Id`
-      const asObject = name in inputShape;
-      const key = resource.names.toV2(asObject ? name : `${name}Id`);
+      const asObject = name in inputShape && refsAreObjects(inputShape[name]);
+      const key = resource.names.toV2(asObject || name.endsWith('Id') ? name : `${name}Id`);
       const value = (id: string) => (asObject ? { id } : id);
       it(`${resource.path}: ${key} must name a row of this environment`, async () => {
         void other;
         const path = `/${resource.path}`;
         const table = field.target?.().table ?? '';
+        const minimal = (await MINIMAL[resource.path]?.()) ?? {};
         const before = await snapshot(t.db);
-        const madeUp = await api.v2('POST', path, { ...MINIMAL[resource.path]?.(), [key]: value(`${table}:made-up`) });
+        const madeUp = await api.v2('POST', path, { ...minimal, [key]: value(`${table}:made-up`) });
         expect(madeUp.status, madeUp.text).toBe(400);
         expect(madeUp.text).toContain(key);
         const foreign = await foreignId(table);
         if (foreign) {
-          const res = await api.v2('POST', path, { ...MINIMAL[resource.path]?.(), [key]: value(foreign) });
+          const res = await api.v2('POST', path, { ...minimal, [key]: value(foreign) });
           expect(res.status, res.text).toBe(400);
         }
         expect(await snapshot(t.db)).toEqual(before);

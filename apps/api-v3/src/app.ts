@@ -6,9 +6,13 @@ import {
   type DomainContext,
   environmentFromHost,
   NotFoundError,
+  toDomainError,
   UnauthenticatedError,
+  ValidationError,
+  violationsFromZod,
 } from '@bo/domain';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
+import type { CommandEndpoint } from './endpoints/types.js';
 import { parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
 import { mountApiDocs } from '@bo/http';
@@ -28,12 +32,43 @@ export interface V3Options {
 }
 
 type Caller = ReturnType<typeof createCaller>;
-type Procedure = (input: unknown) => Promise<unknown>;
 
-function procedureAt(caller: Caller, path: string): Procedure {
-  let node: unknown = caller;
-  for (const seg of path.split('.')) node = (node as Record<string, unknown>)[seg];
-  return node as Procedure;
+/**
+ * A typed command: the body checked against its v3 request schema, mapped to the
+ * domain input, the procedure called, and violations rendered in v3 names.
+ */
+async function runCommand(
+  res: Response,
+  caller: Caller,
+  endpoint: CommandEndpoint<unknown, unknown, unknown>,
+  body: unknown,
+  id: string | undefined,
+) {
+  const parsed = endpoint.doc.request.schema.safeParse(body);
+  if (!parsed.success) {
+    // a caller without the right hears 403 before anything about the body: the procedure checks
+    // rights before it reads its input, so asking it with no input answers exactly that
+    await endpoint
+      .call(caller)(undefined)
+      .catch((err: unknown) => {
+        const domain = toDomainError(err);
+        if (domain && (domain.kind === 'forbidden' || domain.kind === 'unauthenticated')) throw domain;
+      });
+    throw new ValidationError(violationsFromZod(parsed.error));
+  }
+  const input = endpoint.mapInput ? endpoint.mapInput(parsed.data, id) : parsed.data;
+  let out: unknown;
+  try {
+    out = await endpoint.call(caller)(input);
+  } catch (err) {
+    const domain = toDomainError(err);
+    const paths = endpoint.paths;
+    if (paths && domain instanceof ValidationError) {
+      throw new ValidationError(domain.violations.map((v) => ({ ...v, path: paths(v.path) })));
+    }
+    throw err;
+  }
+  return res.status(endpoint.status).json(endpoint.map ? endpoint.map(out) : out);
 }
 
 function rawQuery(req: Request): URLSearchParams {
@@ -125,9 +160,7 @@ export function createV3Router(opts: V3Options): Router {
       return sendProblem(req, res, problem(405, `${name} is a command: use POST.`));
     }
     const needsId =
-      endpoint.kind === 'get' ||
-      endpoint.kind === 'resourceGet' ||
-      ((endpoint.kind === 'query' || endpoint.kind === 'command') && endpoint.withId);
+      endpoint.kind === 'get' || ((endpoint.kind === 'query' || endpoint.kind === 'command') && endpoint.withId === true);
     if (needsId && !id) return sendProblem(req, res, problem(404, `${name} needs an id: ${name}/{id}.`));
     if (!needsId && id) return sendProblem(req, res, problem(404, `${name} takes no id.`));
     const caller = res.locals.caller as Caller;
@@ -158,52 +191,24 @@ export function createV3Router(opts: V3Options): Router {
         if ([...params.keys()].length) parseFilters(params, []);
         return res.json(endpoint.map(await endpoint.call(caller)({ id: id as string })));
       }
-      case 'resourceList': {
-        const paging = parsePaging(params);
-        const filters = parseFilters(params, Object.keys(endpoint.filters));
-        const result = (await procedureAt(
-          caller,
-          `${endpoint.resource.replace('/', '.')}.list`,
-        )({
-          query: {
-            where: filterCondition(filters, endpoint.filters),
-            orderBy: endpoint.sort ?? [],
-            offset: (paging.page - 1) * paging.itemsPerPage,
-            limit: paging.itemsPerPage,
-            count: true,
-          },
-          view: 'v3',
-        })) as { items: unknown[]; count: number };
-        return res.json({
-          items: result.items,
-          page: paging.page,
-          itemsPerPage: paging.itemsPerPage,
-          totalItems: result.count,
-          totalPages: Math.ceil(result.count / paging.itemsPerPage),
-        });
-      }
-      case 'resourceGet': {
-        if ([...params.keys()].length) parseFilters(params, []);
-        const data = await procedureAt(caller, `${endpoint.resource.replace('/', '.')}.get`)({ id, view: 'v3' });
-        return res.json(data);
-      }
       case 'query': {
         if ([...params.keys()].length) parseFilters(params, []);
-        return res.json(await procedureAt(caller, endpoint.procedure)(endpoint.withId ? { id } : {}));
+        const out = await endpoint.call(caller)(endpoint.mapInput(id));
+        return res.json(endpoint.map ? endpoint.map(out) : out);
       }
       case 'pagedQuery': {
         const paging = parsePaging(params);
         const filters = Object.fromEntries(parseFilters(params, endpoint.filters));
-        return res.json(await procedureAt(caller, endpoint.procedure)({ ...paging, filters }));
+        const page = await endpoint.call(caller)({ ...paging, filters });
+        const map = endpoint.map;
+        return res.json(map ? { ...page, items: page.items.map((row) => map(row)) } : page);
       }
       case 'command': {
         const body: unknown = req.body;
         if (!body || typeof body !== 'object' || Array.isArray(body)) {
           return sendProblem(req, res, problem(400, 'The body must be a JSON object.'));
         }
-        const input = endpoint.withId ? { ...(body as object), id } : body;
-        const result = await procedureAt(caller, endpoint.procedure)(input);
-        return res.status(endpoint.status).json(result);
+        return runCommand(res, caller, endpoint, body, id);
       }
       default:
         return sendProblem(req, res, problem(404, `There is no endpoint ${name}.`));

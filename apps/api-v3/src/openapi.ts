@@ -1,4 +1,3 @@
-import { v3Schemas } from '@bo/domain';
 import { z } from 'zod';
 import type { Endpoint, NamedSchema } from './endpoints/index.js';
 
@@ -22,7 +21,6 @@ const PROBLEM_TYPES = ['application/problem+json', 'application/json'];
 function schemaComponents(requests: Set<string>, declared: NamedSchema[]): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries({
-    ...v3Schemas,
     ...Object.fromEntries(declared.map((d) => [d.name, d.schema])),
     Error: ErrorSchema,
     ConstraintViolation: ConstraintViolationSchema,
@@ -50,7 +48,7 @@ function schemaComponents(requests: Set<string>, declared: NamedSchema[]): Recor
 const ref = (name: string | NamedSchema) => ({ $ref: `#/components/schemas/${typeof name === 'string' ? name : name.name}` });
 const nameOf = (s: string | NamedSchema) => (typeof s === 'string' ? s : s.name);
 
-/** The named schemas endpoints declare themselves (the rest come from the legacy table's names). */
+/** The named schemas the endpoints declare. */
 function declaredSchemas(table: Record<string, Endpoint>): NamedSchema[] {
   const out = new Map<string, NamedSchema>();
   for (const e of Object.values(table)) {
@@ -67,16 +65,15 @@ function problemResponse(status: number) {
 function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: string; op: Record<string, unknown> } {
   const doc = e.doc;
   const isQuery = e.kind !== 'command';
-  const withId =
-    e.kind === 'get' || e.kind === 'resourceGet' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
+  const withId = e.kind === 'get' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
   const parameters: unknown[] = [];
   if (withId) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
-  if (e.kind === 'list' || e.kind === 'resourceList' || e.kind === 'pagedQuery') {
+  if (e.kind === 'list' || e.kind === 'pagedQuery') {
     parameters.push(
       { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
       { name: 'itemsPerPage', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 30, default: 30 } },
     );
-    const filters = e.kind === 'list' || e.kind === 'resourceList' ? Object.keys(e.filters) : e.filters;
+    const filters = e.kind === 'list' ? Object.keys(e.filters) : e.filters;
     for (const f of filters) {
       parameters.push({ name: f, in: 'query', description: 'exact match', schema: { type: 'string' } });
       parameters.push({
@@ -89,7 +86,7 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
   }
   const item = doc?.response ? ref(doc.response) : { type: 'object' };
   const body =
-    e.kind === 'list' || e.kind === 'resourceList' || e.kind === 'pagedQuery'
+    e.kind === 'list' || e.kind === 'pagedQuery'
       ? {
           type: 'object',
           required: ['items', 'page', 'itemsPerPage', 'totalItems', 'totalPages'],

@@ -21,7 +21,6 @@ export type { ListLimits } from '@bo/db';
 export { environmentFromHost } from './auth/host.js';
 export type { JobContext, JobQueue, JobSendOptions } from './shared/jobs.js';
 export { scopedDb } from './shared/context.js';
-export { v3Schemas } from './v3-schemas.js';
 export { INVOICE_DRAFT_REQUEST_JOB } from './invoices/draft-request/invoice-draft-request.schema.js';
 export { runInvoiceDraftRequest } from './invoices/draft-request/run-invoice-draft-request.js';
 export type { AnyEntity, Entity, EntityRow } from './shared/entity/index.js';

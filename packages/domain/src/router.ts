@@ -1,12 +1,12 @@
 import { adminRouter } from './admin/router.js';
 import { authRouter } from './auth/router.js';
 import { crmResources, crmRouter } from './crm/router.js';
-import { costsResources, costsRouter } from './costs/router.js';
-import { hoursResources, hoursRouter } from './hours/router.js';
-import { hrmResources, hrmRouter } from './hrm/router.js';
+import { costsRouter } from './costs/router.js';
+import { hoursRouter } from './hours/router.js';
+import { hrmRouter } from './hrm/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { projectsResources, projectsRouter } from './projects/router.js';
-import { servicesResources, servicesRouter } from './services/router.js';
+import { servicesRouter } from './services/router.js';
 import { documentsResources, documentsRouter, invoiceDocumentResources, invoiceDocumentRouter } from './documents/router.js';
 import { timelineResources, timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
@@ -42,10 +42,6 @@ export type AppRouter = typeof appRouter;
 export const resources: AnyResource[] = [
   ...crmResources,
   ...projectsResources,
-  ...servicesResources,
-  ...hoursResources,
-  ...costsResources,
-  ...hrmResources,
   ...documentsResources,
   ...invoiceDocumentResources,
   ...timelineResources,

@@ -1,6 +1,16 @@
 import { mergeOperations } from './crm/merge.js';
-import { organizationV2 } from './crm/organization.js';
 import type { AnyV2Operation } from './v2-operation.js';
+import { costTypeV2Resource, purchaseTypeV2Resource } from './costs/coststype.js';
+import { organizationV2 } from './crm/organization.js';
+import { employeeV2 } from './hrm/employee.js';
+import { hourTypeV2Resource } from './hours/hourstype.js';
+import { assignmentV2 } from './projects/assignment.js';
+import { projectV2 } from './projects/project.js';
+import { projectEmployeeV2 } from './projects/projectemployee.js';
+import { purchaseV2 } from './projects/purchase.js';
+import { projectFilterV2, projectStatusV2 } from './projects/reference.js';
+import { projectServiceV2 } from './projects/service.js';
+import { defaultServiceV2 } from './services/defaultservice.js';
 import type { AnyV2Resource } from './v2-resource.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
 
@@ -12,6 +22,18 @@ export const v2Resources: AnyV2Resource[] = [
   defaultWorkflowGroupV2,
   defaultActionV2,
   defaultTaskV2,
+  projectV2,
+  projectServiceV2,
+  assignmentV2,
+  projectEmployeeV2,
+  purchaseV2,
+  projectStatusV2,
+  projectFilterV2,
+  purchaseTypeV2Resource,
+  defaultServiceV2,
+  hourTypeV2Resource,
+  costTypeV2Resource,
+  employeeV2,
 ];
 
 /** v2 paths that are operations rather than resources. */

@@ -4,7 +4,7 @@ import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
 import type { AnyV2Operation } from './v2-operation.js';
-import { type AnyV2Resource, inV2Terms } from './v2-resource.js';
+import { type AnyV2Resource, inV2Terms, inV2WriteTerms, type V2Input } from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -74,6 +74,35 @@ export function mountV2Resource(
     sendData(res, applySelect(resource.read(row), select ? parseSelect(select) : undefined, resource.alwaysSelected));
   });
 
+  // extra row operations the resource declares (duplicate, planningBudget, …)
+  for (const action of resource.actions ?? []) {
+    const run = async (req: Request, res: Response) => {
+      const raw =
+        action.method === 'GET'
+          ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+          : req.body === undefined
+            ? {}
+            : bodyObject(req);
+      const id = req.params.id as string;
+      const data = (action.input ? action.input(raw) : names.input(raw)) as never;
+      const out = await translated(() => action.call(res.locals.caller as Caller)({ id, data }));
+      sendData(res, action.read ? action.read(out, id) : names.output(out));
+    };
+    if (action.method === 'GET') app.get(`${base}/:id/${action.name}`, run);
+    else app.post(`${base}/:id/${action.name}`, run);
+  }
+
+  /** a write body in domain terms, and the errors of the write in v2 terms */
+  const written = async <T>(req: Request, run: (data: never) => Promise<T>): Promise<T> => {
+    const body = bodyObject(req);
+    const input: V2Input = resource.input ? resource.input(body) : { data: names.input(body) };
+    try {
+      return await run(input.data as never);
+    } catch (err) {
+      throw inV2WriteTerms(err, names, input);
+    }
+  };
+
   const methods = resource.methods ?? {};
   // a resource that offers no write at all is read-only: writes answer 405 and say so
   const readOnly = methods.create === false && methods.update === false && methods.delete === false;
@@ -91,14 +120,12 @@ export function mountV2Resource(
   app.post(base, async (req, res, next) => {
     const create = call(res).create;
     if (!create || methods.create === false) return next();
-    const data = names.input(bodyObject(req)) as never;
-    sendData(res, await translated(() => create({ data })));
+    sendData(res, await written(req, (data) => create({ data })));
   });
   app.put(`${base}/:id`, async (req, res, next) => {
     const update = call(res).update;
     if (!update || methods.update === false) return next();
-    const data = names.input(bodyObject(req)) as never;
-    sendData(res, await translated(() => update({ id: req.params.id as string, data })));
+    sendData(res, await written(req, (data) => update({ id: req.params.id as string, data })));
   });
   app.delete(`${base}/:id`, async (req, res, next) => {
     const remove = call(res).delete;

@@ -6,6 +6,7 @@ import {
   type ListQuery,
   toDomainError,
   ValidationError,
+  type Violation,
 } from '@bo/domain';
 import type { z } from 'zod';
 import type { V2Names } from './v2-names.js';
@@ -39,6 +40,50 @@ export interface V2Resource<Row> {
   documentAsBuilt?: string[];
   /** which of create, update and delete v2 offers, when not all the procedures have */
   methods?: { create?: boolean; update?: boolean; delete?: boolean };
+  /**
+   * a write body in domain terms, when renaming keys is not enough (values spelled the v2
+   * way, one v2 list feeding two domain lists); `violation` renders a domain violation in
+   * the names the client used (null: by the names), for paths that depend on the body
+   */
+  input?: (body: Record<string, unknown>) => V2Input;
+  /** operations on one row beyond CRUD, mounted as `/{path}/{id}/{name}` (duplicate, planningBudget, …) */
+  actions?: AnyV2Action[];
+}
+
+export interface V2Input {
+  data: unknown;
+  violation?: (v: Violation) => Violation | null;
+}
+
+/**
+ * An operation on one row beyond CRUD. GET actions read (query parameters as input)
+ * and never change data; POST actions write (the JSON body as input).
+ */
+export interface V2Action<Out> {
+  name: string;
+  method: 'GET' | 'POST';
+  call: (c: Caller) => (input: { id: string; data: never }) => Promise<Out>;
+  /** the v2 parameters or body in domain terms; by the resource's names when absent */
+  input?: (raw: Record<string, unknown>) => unknown;
+  /** the v2 answer; by the resource's names when absent */
+  read?: (out: Out, id: string) => unknown;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a resource holds actions of any answer type
+export type AnyV2Action = V2Action<any>;
+
+export function v2Action<Out>(a: V2Action<Out>): V2Action<Out> {
+  return a;
+}
+
+/** A domain error of a write whose body mapped itself (see V2Resource.input), in v2 terms. */
+export function inV2WriteTerms(err: unknown, names: V2Names, input: V2Input): unknown {
+  const domain = toDomainError(err);
+  const violation = input.violation;
+  if (violation && domain instanceof ValidationError) {
+    return new ValidationError(domain.violations.map((v) => violation(v) ?? { ...v, path: names.pathToV2(v.path) }));
+  }
+  return inV2Terms(err, names);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds resources of any row type

@@ -1,13 +1,18 @@
-import { type LegacyEndpoint, legacyEndpoints } from './legacy.js';
+import { employeeEndpoints } from './employee.js';
+import { invoiceDraftRequestEndpoints } from './invoice-draft-request.js';
 import { organizationEndpoints } from './organization.js';
-import type { GetEndpoint, ListEndpoint } from './types.js';
+import { projectEndpoints } from './project.js';
+import type { TypedEndpoint } from './types.js';
+import { webhookEndpoints } from './webhook.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the table holds endpoints of any row type
-export type Endpoint = ListEndpoint<any> | GetEndpoint<any> | LegacyEndpoint;
+export type Endpoint = TypedEndpoint;
 
 /** Every v3 endpoint by name: `{entity}.{action}`. */
 export const endpoints: Record<string, Endpoint> = {
   ...organizationEndpoints,
-  ...legacyEndpoints,
+  ...projectEndpoints,
+  ...employeeEndpoints,
+  ...invoiceDraftRequestEndpoints,
+  ...webhookEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

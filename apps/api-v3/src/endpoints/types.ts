@@ -45,3 +45,75 @@ export function listEndpoint<Row>(e: Omit<ListEndpoint<Row>, 'kind'>): ListEndpo
 export function getEndpoint<Row>(e: Omit<GetEndpoint<Row>, 'kind'>): GetEndpoint<Row> {
   return { kind: 'get', ...e };
 }
+
+/** A page of a paged query, as the domain answers it (webhooks, deliveries). */
+export interface Paged<Row> {
+  items: Row[];
+  page: number;
+  itemsPerPage: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+/**
+ * A command (POST, JSON body). The body is validated against `doc.request` (the v3
+ * shape, strict), `mapInput` turns it into the domain input (with the `/{id}` when
+ * `withId`), and `paths` renders the domain paths of violations in v3 names.
+ */
+export interface CommandEndpoint<Body, In, Out> {
+  kind: 'command';
+  call: (c: Caller) => (input: In) => Promise<Out>;
+  mapInput?: (body: Body, id: string | undefined) => In;
+  map?: (out: Out) => unknown;
+  /** a domain path of a violation → the v3 property path, where the names differ */
+  paths?: (domainPath: string) => string;
+  /** success status: 201 for creating commands, 200 otherwise */
+  status: 200 | 201;
+  /** the command addresses /{id} */
+  withId?: boolean;
+  doc: EndpointDoc & { request: NamedSchema };
+}
+
+/** A query (GET) answering one thing; `/{id}` when `withId`. */
+export interface QueryEndpoint<In, Out> {
+  kind: 'query';
+  call: (c: Caller) => (input: In) => Promise<Out>;
+  withId: boolean;
+  mapInput: (id: string | undefined) => In;
+  map?: (out: Out) => unknown;
+  doc: EndpointDoc;
+}
+
+/** A paged query the domain pages itself: `page`, `itemsPerPage` and `name=`/`name[]=` filters. */
+export interface PagedQueryEndpoint<Row> {
+  kind: 'pagedQuery';
+  call: (c: Caller) => (input: { page: number; itemsPerPage: number; filters: Record<string, string[]> }) => Promise<Paged<Row>>;
+  filters: string[];
+  map?: (row: Row) => unknown;
+  doc: EndpointDoc;
+}
+
+export function commandEndpoint<Body, In = Body, Out = unknown>(
+  e: Omit<CommandEndpoint<Body, In, Out>, 'kind'>,
+): CommandEndpoint<Body, In, Out> {
+  return { kind: 'command', ...e };
+}
+
+export function queryEndpoint<In, Out>(e: Omit<QueryEndpoint<In, Out>, 'kind'>): QueryEndpoint<In, Out> {
+  return { kind: 'query', ...e };
+}
+
+export function pagedQueryEndpoint<Row>(e: Omit<PagedQueryEndpoint<Row>, 'kind'>): PagedQueryEndpoint<Row> {
+  return { kind: 'pagedQuery', ...e };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds endpoints of any row and input type
+type Anything = any;
+
+/** Every typed endpoint kind. */
+export type TypedEndpoint =
+  | ListEndpoint<Anything>
+  | GetEndpoint<Anything>
+  | CommandEndpoint<Anything, Anything, Anything>
+  | QueryEndpoint<Anything, Anything>
+  | PagedQueryEndpoint<Anything>;

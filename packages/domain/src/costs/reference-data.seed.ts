@@ -1,7 +1,7 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EnvironmentSeeder } from '../shared/environment-seeders.js';
 import { newEntityId } from '../shared/ids.js';
-import { COST_TYPE_PREFIX } from './coststype/coststype.resource.js';
+import { COST_TYPE_PREFIX } from './coststype/coststype.entity.js';
 
 /** The cost (purchase) types a new environment starts with. */
 export const seedCostTypes: EnvironmentSeeder = async (db) => {

@@ -1,10 +1,7 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
+import { entityQueries } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
-import { costTypeResource } from './coststype/coststype.resource.js';
-
-export const costsResources: AnyResource[] = [costTypeResource];
+import { costType } from './coststype/coststype.entity.js';
 
 export const costsRouter = router({
-  coststype: resourceRouter(costTypeResource),
+  coststype: router(entityQueries(costType)),
 });

@@ -1,7 +1,7 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EnvironmentSeeder } from '../shared/environment-seeders.js';
 import { newEntityId } from '../shared/ids.js';
-import { HOUR_TYPE_PREFIX } from './hourstype/hourstype.resource.js';
+import { HOUR_TYPE_PREFIX } from './hourstype/hourstype.entity.js';
 
 /** The hour types a new environment starts with. */
 export const seedHourTypes: EnvironmentSeeder = async (db) => {

@@ -1,10 +1,14 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
+import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
-import { hourTypeResource } from './hourstype/hourstype.resource.js';
-
-export const hoursResources: AnyResource[] = [hourTypeResource];
+import { hourType } from './hourstype/hourstype.entity.js';
+import { createHourTypeInput, updateHourTypeInput } from './hourstype/hourstype.schema.js';
+import { createHourType, updateHourType } from './hourstype/hourstype.write.js';
 
 export const hoursRouter = router({
-  hourstype: resourceRouter(hourTypeResource),
+  hourstype: router({
+    ...entityQueries(hourType),
+    create: entityCreate(hourType, createHourTypeInput, createHourType),
+    update: entityUpdate(hourType, updateHourTypeInput, updateHourType),
+    delete: entityDelete(hourType),
+  }),
 });

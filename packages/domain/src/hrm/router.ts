@@ -1,10 +1,6 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { router } from '../trpc.js';
-import { employeeResource } from './employee/employee.resource.js';
-
-export const hrmResources: AnyResource[] = [employeeResource];
+import { employeeRouter } from './employee/employee.router.js';
 
 export const hrmRouter = router({
-  employee: resourceRouter(employeeResource),
+  employee: employeeRouter,
 });

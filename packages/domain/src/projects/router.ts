@@ -1,35 +1,54 @@
-import { customFieldDefinitionResource, modelCustomFieldGroupResource } from '../customfields/index.js';
 import { z } from 'zod';
-import { purchaseTypeResource } from '../costs/coststype/coststype.resource.js';
+import { purchaseType } from '../costs/coststype/coststype.entity.js';
+import { customFieldDefinitionResource, modelCustomFieldGroupResource } from '../customfields/index.js';
+import {
+  createEntity,
+  entityCreate,
+  entityCreateCommand,
+  entityDelete,
+  entityQueries,
+  entityUpdate,
+  entityUpdateCommand,
+  getEntity,
+  updateEntity,
+} from '../shared/entity/index.js';
 import type { AnyResource } from '../shared/resources/definition.js';
 import { resourceRouter } from '../shared/resources/router.js';
 import { moduleProcedure, router } from '../trpc.js';
-import { assignmentResource } from './assignment/assignment.resource.js';
+import { assignmentRouter } from './assignment/assignment.router.js';
 import { approveAcquisitionProject } from './project/approve-acquisition-project.js';
-import { projectResource } from './project/project.resource.js';
-import { ApproveAcquisitionProject } from './project/project.v3.schema.js';
-import { projectEmployeeResource } from './projectemployee/projectemployee.resource.js';
-import { purchaseResource } from './purchase/purchase.resource.js';
-import { projectFilterResource, projectStatusResource } from './reference/reference.resources.js';
+import { project } from './project/project.entity.js';
+import { approveAcquisitionInput, createProjectInput, updateProjectInput } from './project/project.schema.js';
+import { createProject, deleteProject, updateProject } from './project/project.write.js';
+import { createProjectEmployee } from './projectemployee/create-projectemployee.js';
+import { projectEmployee } from './projectemployee/projectemployee.entity.js';
+import { createProjectEmployeeInput } from './projectemployee/projectemployee.schema.js';
+import { purchase } from './purchase/purchase.entity.js';
+import { projectFilter } from './reference/projectfilter.entity.js';
+import { projectStatus } from './reference/projectstatus.entity.js';
 import { getAdvanceServiceConfiguration } from './service/commands/advance-service-configuration.js';
 import { buildProjectService } from './service/commands/build-project-service.js';
-import { createAcquisitionService } from './service/commands/create-acquisition-service.js';
-import { createAdvanceService } from './service/commands/create-advance-service.js';
-import { createProjectService } from './service/commands/create-project-service.js';
-import { editAcquisitionService } from './service/commands/edit-acquisition-service.js';
-import { editAdvanceService } from './service/commands/edit-advance-service.js';
-import { editProjectService } from './service/commands/edit-project-service.js';
-import { projectServiceResource } from './service/project-service.resource.js';
+import { createAcquisitionService } from './service/create-acquisition-service.js';
+import { createAdvanceService } from './service/create-advance-service.js';
+import { createProjectService } from './service/create-project-service.js';
+import { deleteProjectService } from './service/delete-project-service.js';
+import { duplicateProjectService } from './service/duplicate-project-service.js';
+import { editAcquisitionService } from './service/edit-acquisition-service.js';
+import { editAdvanceService, missingAdvanceService } from './service/edit-advance-service.js';
+import { editProjectService } from './service/edit-project-service.js';
+import { planningBudgetInput, projectPlanningBudget, servicePlanningBudget } from './service/planning-budget.js';
+import { projectService } from './service/project-service.entity.js';
 import {
-  BuildProjectAcquisitionService,
-  BuildProjectService,
-  CreateAcquisitionProjectService,
-  CreateAdvanceProjectService,
-  CreateProjectService,
-  EditAcquisitionProjectService,
-  EditAdvanceProjectService,
-  EditProjectService,
-} from './service/project-service.v3.schema.js';
+  buildProjectServiceInput,
+  createAcquisitionServiceInput,
+  createAdvanceServiceInput,
+  createProjectServiceInput,
+  duplicateProjectServiceInput,
+  updateAcquisitionServiceInput,
+  updateAdvanceServiceInput,
+  updateProjectServiceInput,
+} from './service/project-service.schema.js';
+import { updateProjectService } from './service/update-project-service.js';
 
 /** The custom-field definitions and groups of projects (reference: projects/projectcustomfields…). */
 export const projectCustomFieldResource = customFieldDefinitionResource('project', 'projects/projectcustomfields', 'projects');
@@ -39,71 +58,79 @@ export const projectCustomFieldGroupResource = modelCustomFieldGroupResource(
   'projects',
 );
 
-export const projectsResources: AnyResource[] = [
-  projectResource,
-  projectCustomFieldResource,
-  projectCustomFieldGroupResource,
-  projectServiceResource,
-  assignmentResource,
-  projectEmployeeResource,
-  purchaseResource,
-  projectStatusResource,
-  projectFilterResource,
-  purchaseTypeResource,
-];
+export const projectsResources: AnyResource[] = [projectCustomFieldResource, projectCustomFieldGroupResource];
 
 const write = () => moduleProcedure('projects', 'write');
 const read = () => moduleProcedure('projects', 'read');
+const id = z.string().min(1);
 
 export const projectsRouter = router({
-  project: resourceRouter(projectResource),
+  project: router({
+    ...entityQueries(project),
+    create: entityCreate(project, createProjectInput, createProject),
+    update: entityUpdate(project, updateProjectInput, updateProject),
+    delete: entityDelete(project, deleteProject),
+    planningBudget: read()
+      .input(z.object({ id, data: planningBudgetInput }))
+      .query(({ ctx, input }) => projectPlanningBudget(ctx, input.id, input.data)),
+  }),
   projectcustomfields: resourceRouter(projectCustomFieldResource),
   projectcustomfieldgroups: resourceRouter(projectCustomFieldGroupResource),
-  service: resourceRouter(projectServiceResource),
-  assignment: resourceRouter(assignmentResource),
-  projectemployee: resourceRouter(projectEmployeeResource),
-  purchase: resourceRouter(purchaseResource),
-  projectstatus: resourceRouter(projectStatusResource),
-  projectfilters: resourceRouter(projectFilterResource),
-  purchasetype: resourceRouter(purchaseTypeResource),
+  service: router({
+    ...entityQueries(projectService),
+    create: entityCreate(projectService, createProjectServiceInput, createProjectService),
+    update: entityUpdate(projectService, updateProjectServiceInput, updateProjectService),
+    delete: entityDelete(projectService, deleteProjectService),
+    duplicate: write()
+      .input(z.object({ id, data: duplicateProjectServiceInput }))
+      .output(z.object({ id: z.string() }))
+      .mutation(({ ctx, input }) =>
+        createEntity(ctx, projectService, duplicateProjectService, { ...input.data, sourceId: input.id }),
+      ),
+    planningBudget: read()
+      .input(z.object({ id, data: planningBudgetInput }))
+      .query(({ ctx, input }) => servicePlanningBudget(ctx, input.id, input.data)),
+  }),
+  assignment: assignmentRouter,
+  projectemployee: router({
+    ...entityQueries(projectEmployee),
+    create: entityCreate(projectEmployee, createProjectEmployeeInput, createProjectEmployee),
+    delete: entityDelete(projectEmployee),
+  }),
+  purchase: router(entityQueries(purchase)),
+  projectstatus: router(entityQueries(projectStatus)),
+  projectfilters: router(entityQueries(projectFilter)),
+  purchasetype: router(entityQueries(purchaseType)),
 
-  // v3 commands and queries (endpoint names in apps/api-v3/src/endpoints.ts)
+  // commands and queries beyond CRUD
   acquisition: router({
     approve: write()
-      .input(ApproveAcquisitionProject)
-      .mutation(({ ctx, input }) => approveAcquisitionProject(ctx, input)),
+      .input(approveAcquisitionInput)
+      .output(project.schema)
+      .mutation(async ({ ctx, input }) => {
+        await updateEntity(ctx, project, approveAcquisitionProject, input.projectId, {});
+        return getEntity(ctx, project, input.projectId);
+      }),
   }),
   projectService: router({
-    create: write()
-      .input(CreateProjectService)
-      .mutation(({ ctx, input }) => createProjectService(ctx, input)),
-    edit: write()
-      .input(EditProjectService)
-      .mutation(({ ctx, input }) => editProjectService(ctx, input)),
+    create: entityCreateCommand(projectService, createProjectServiceInput, createProjectService),
+    edit: entityUpdateCommand(projectService, updateProjectServiceInput, editProjectService),
     build: write()
-      .input(BuildProjectService)
+      .input(buildProjectServiceInput)
       .mutation(({ ctx, input }) => buildProjectService(ctx, input, 'invoiceable')),
     buildAcquisition: write()
-      .input(BuildProjectAcquisitionService)
+      .input(buildProjectServiceInput)
       .mutation(({ ctx, input }) => buildProjectService(ctx, input, 'acquisition')),
     acquisition: router({
-      create: write()
-        .input(CreateAcquisitionProjectService)
-        .mutation(({ ctx, input }) => createAcquisitionService(ctx, input)),
-      edit: write()
-        .input(EditAcquisitionProjectService)
-        .mutation(({ ctx, input }) => editAcquisitionService(ctx, input)),
+      create: entityCreateCommand(projectService, createAcquisitionServiceInput, createAcquisitionService),
+      edit: entityUpdateCommand(projectService, updateAcquisitionServiceInput, editAcquisitionService),
     }),
     advance: router({
       configuration: read()
-        .input(z.object({}).strict())
+        .input(z.object({}))
         .query(({ ctx }) => getAdvanceServiceConfiguration(ctx)),
-      create: write()
-        .input(CreateAdvanceProjectService)
-        .mutation(({ ctx, input }) => createAdvanceService(ctx, input)),
-      edit: write()
-        .input(EditAdvanceProjectService)
-        .mutation(({ ctx, input }) => editAdvanceService(ctx, input)),
+      create: entityCreateCommand(projectService, createAdvanceServiceInput, createAdvanceService),
+      edit: entityUpdateCommand(projectService, updateAdvanceServiceInput, editAdvanceService, missingAdvanceService),
     }),
   }),
 });

@@ -1,10 +1,14 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
+import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
-import { defaultServiceResource } from './defaultservice/defaultservice.resource.js';
-
-export const servicesResources: AnyResource[] = [defaultServiceResource];
+import { defaultService } from './defaultservice/defaultservice.entity.js';
+import { createDefaultServiceInput, updateDefaultServiceInput } from './defaultservice/defaultservice.schema.js';
+import { createDefaultService, updateDefaultService } from './defaultservice/defaultservice.write.js';
 
 export const servicesRouter = router({
-  defaultservice: resourceRouter(defaultServiceResource),
+  defaultservice: router({
+    ...entityQueries(defaultService),
+    create: entityCreate(defaultService, createDefaultServiceInput, createDefaultService),
+    update: entityUpdate(defaultService, updateDefaultServiceInput, updateDefaultService),
+    delete: entityDelete(defaultService),
+  }),
 });

@@ -4,10 +4,10 @@ import type { UserContext } from '../trpc.js';
 import { assertTargetAllowed } from './assert-target.js';
 import { newSigningSecret } from './signature.js';
 import type { CreateWebhookInput } from './webhook.schema.js';
-import { webhookV3 } from './webhook.view.js';
+import { type Webhook, webhookOf } from './webhook.view.js';
 
 /** Subscribes a URL to event types; the signing secret is in this answer only. */
-export async function createWebhook(ctx: UserContext, input: CreateWebhookInput): Promise<Record<string, unknown>> {
+export async function createWebhook(ctx: UserContext, input: CreateWebhookInput): Promise<Webhook & { secret: string }> {
   await assertTargetAllowed(input.url, ctx.services?.webhooks?.allowPrivateTargets ?? false);
   const secret = newSigningSecret();
   const row = await ctx.db.webhookSubscription.create({
@@ -21,5 +21,5 @@ export async function createWebhook(ctx: UserContext, input: CreateWebhookInput)
       secret,
     },
   });
-  return { ...webhookV3(row), secret };
+  return { ...webhookOf(row), secret };
 }

@@ -2,10 +2,10 @@ import { NotFoundError } from '../shared/errors.js';
 import type { UserContext } from '../trpc.js';
 import { assertTargetAllowed } from './assert-target.js';
 import type { EditWebhookInput } from './webhook.schema.js';
-import { webhookV3 } from './webhook.view.js';
+import { type Webhook, webhookOf } from './webhook.view.js';
 
 /** Changes the fields it names; deliveries already queued keep going to the new URL. */
-export async function editWebhook(ctx: UserContext, input: EditWebhookInput): Promise<Record<string, unknown>> {
+export async function editWebhook(ctx: UserContext, input: EditWebhookInput): Promise<Webhook> {
   const existing = await ctx.db.webhookSubscription.findFirst({ where: { id: input.id } });
   if (!existing) throw new NotFoundError('webhook', input.id);
   if (input.url !== undefined) await assertTargetAllowed(input.url, ctx.services?.webhooks?.allowPrivateTargets ?? false);
@@ -19,5 +19,5 @@ export async function editWebhook(ctx: UserContext, input: EditWebhookInput): Pr
       updatedAt: ctx.clock.now(),
     },
   });
-  return webhookV3(row);
+  return webhookOf(row);
 }

@@ -1,10 +1,10 @@
 import { BadRequestError } from '../shared/errors.js';
 import type { UserContext } from '../trpc.js';
 import { DELIVERY_STATUSES, type Paged, type PagedInput, paged } from './webhook.schema.js';
-import { deliveryV3 } from './webhook.view.js';
+import { deliveryOf, type WebhookDelivery } from './webhook.view.js';
 
 /** The delivery log, newest first; filters webhookId, status, eventId (each `x=` or `x[]=`). */
-export async function listDeliveries(ctx: UserContext, input: PagedInput): Promise<Paged<Record<string, unknown>>> {
+export async function listDeliveries(ctx: UserContext, input: PagedInput): Promise<Paged<WebhookDelivery>> {
   const { webhookId, status, eventId } = input.filters;
   for (const s of status ?? []) {
     if (!(DELIVERY_STATUSES as readonly string[]).includes(s)) {
@@ -29,5 +29,5 @@ export async function listDeliveries(ctx: UserContext, input: PagedInput): Promi
     }),
     ctx.db.webhookDelivery.count({ where }),
   ]);
-  return paged(rows.map(deliveryV3), input, total);
+  return paged(rows.map(deliveryOf), input, total);
 }

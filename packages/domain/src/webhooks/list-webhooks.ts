@@ -1,8 +1,8 @@
 import type { UserContext } from '../trpc.js';
 import { type Paged, type PagedInput, paged } from './webhook.schema.js';
-import { webhookV3 } from './webhook.view.js';
+import { type Webhook, webhookOf } from './webhook.view.js';
 
-export async function listWebhooks(ctx: UserContext, input: PagedInput): Promise<Paged<Record<string, unknown>>> {
+export async function listWebhooks(ctx: UserContext, input: PagedInput): Promise<Paged<Webhook>> {
   const [rows, total] = await Promise.all([
     ctx.db.webhookSubscription.findMany({
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -11,5 +11,5 @@ export async function listWebhooks(ctx: UserContext, input: PagedInput): Promise
     }),
     ctx.db.webhookSubscription.count(),
   ]);
-  return paged(rows.map(webhookV3), input, total);
+  return paged(rows.map(webhookOf), input, total);
 }

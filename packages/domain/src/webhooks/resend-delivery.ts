@@ -1,12 +1,13 @@
 import { BusinessRuleError, NotFoundError } from '../shared/errors.js';
 import type { UserContext } from '../trpc.js';
 import { getDelivery } from './get-delivery.js';
+import type { WebhookDelivery } from './webhook.view.js';
 
 /**
  * Puts a failed delivery back in the queue with a fresh retry window. It goes
  * out before the subscription's later pending deliveries, keeping event order.
  */
-export async function resendDelivery(ctx: UserContext, id: string): Promise<Record<string, unknown>> {
+export async function resendDelivery(ctx: UserContext, id: string): Promise<WebhookDelivery> {
   await getDelivery(ctx, id);
   const now = ctx.clock.now();
   const { count } = await ctx.db.webhookDelivery.updateMany({

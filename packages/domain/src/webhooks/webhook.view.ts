@@ -1,35 +1,68 @@
 import type { Models } from '@bo/db';
-import { v3DateTime } from '../shared/format.js';
 
-/** v3 shape of a subscription; the secret is never part of it (only create answers it). */
-export function webhookV3(w: Models.WebhookSubscriptionModel): Record<string, unknown> {
+/** A subscription as the domain answers it; the secret is never part of it (only create answers it). */
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number | null;
+  startedAt: Date;
+}
+
+/** One delivery of an event to a subscription, with its attempts in order. */
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  /** only while the delivery is pending */
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  log: WebhookAttempt[];
+}
+
+export function webhookOf(w: Models.WebhookSubscriptionModel): Webhook {
   return {
     id: w.id,
     url: w.url,
     events: w.events,
     description: w.description,
     isActive: w.isActive,
-    createdAt: v3DateTime(w.createdAt),
-    updatedAt: v3DateTime(w.updatedAt),
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
   };
 }
 
-export function deliveryV3(
-  d: Models.WebhookDeliveryModel & { attemptLog: Models.WebhookAttemptModel[] },
-): Record<string, unknown> {
+export function deliveryOf(d: Models.WebhookDeliveryModel & { attemptLog: Models.WebhookAttemptModel[] }): WebhookDelivery {
   return {
     id: d.id,
     webhookId: d.subscriptionId,
     eventId: d.eventId,
     eventType: d.eventType,
-    status: d.status,
+    status: d.status as WebhookDelivery['status'],
     attempts: d.attempts,
-    nextAttemptAt: d.status === 'pending' ? v3DateTime(d.nextAttemptAt) : null,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
     lastStatusCode: d.lastStatusCode,
     lastError: d.lastError,
-    deliveredAt: v3DateTime(d.deliveredAt),
-    createdAt: v3DateTime(d.createdAt),
-    updatedAt: v3DateTime(d.updatedAt),
+    deliveredAt: d.deliveredAt,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
     log: [...d.attemptLog]
       .sort((a, b) => a.attempt - b.attempt)
       .map((a) => ({
@@ -37,7 +70,7 @@ export function deliveryV3(
         statusCode: a.statusCode,
         error: a.error,
         latencyMs: a.latencyMs,
-        startedAt: v3DateTime(a.startedAt),
+        startedAt: a.startedAt,
       })),
   };
 }

@@ -32,3 +32,5 @@ export const employeeReference = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
 });
+
+export type Employee = z.infer<typeof employee.schema>;

@@ -1,16 +1,16 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { z } from 'zod';
+import { SCOPED_ENVIRONMENT, transactionReader } from '@bo/db';
+import { project } from '../../projects/project/project.entity.js';
+import { assertReferences } from '../../shared/entity/index.js';
 import { UnavailableError, ValidationError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import { newEntityId } from '../../shared/ids.js';
-import { assertReferencesExist } from '../../shared/references.js';
 import type { UserContext } from '../../trpc.js';
 import {
-  type CreateInvoiceDraftRequest,
+  type CreateInvoiceDraftRequestInput,
   INVOICE_DRAFT_REQUEST_JOB,
-  type InvoiceDraftRequestStatusOutput,
+  type InvoiceDraftRequest,
 } from './invoice-draft-request.schema.js';
-import { invoiceDraftRequestStatus, loadInvoiceDraftRequest } from './invoice-draft-request.view.js';
+import { invoiceDraftRequestOf, loadInvoiceDraftRequest } from './invoice-draft-request.view.js';
 
 /**
  * invoiceDraftRequest.create (201): records the request with one pending entry
@@ -18,8 +18,8 @@ import { invoiceDraftRequestStatus, loadInvoiceDraftRequest } from './invoice-dr
  */
 export async function createInvoiceDraftRequest(
   ctx: UserContext,
-  input: z.output<typeof CreateInvoiceDraftRequest>,
-): Promise<InvoiceDraftRequestStatusOutput> {
+  input: CreateInvoiceDraftRequestInput,
+): Promise<InvoiceDraftRequest> {
   const jobs = ctx.services?.jobs;
   if (!jobs) throw new UnavailableError('background jobs are not available in this process');
   const duplicates = input.projectIds
@@ -28,10 +28,9 @@ export async function createInvoiceDraftRequest(
     .map(({ i }) => ({ path: `projectIds.${i}`, message: 'This project is chosen twice.', code: 'duplicate' }));
   if (duplicates.length) throw new ValidationError(duplicates);
   return ctx.db.$transaction(async (tx) => {
-    await assertReferencesExist(
-      tx,
-      ctx.principal.environmentId,
-      input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, table: 'project', id })),
+    await assertReferences(
+      transactionReader(tx, ctx.principal.environmentId),
+      input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, target: project, id })),
     );
     const id = newEntityId('invoicedraftrequest');
     await tx.invoiceDraftRequest.create({
@@ -57,8 +56,10 @@ export async function createInvoiceDraftRequest(
     );
     const row = await loadInvoiceDraftRequest(tx, id);
     if (!row) throw new Error(`invoice draft request ${id} vanished inside its own transaction`);
-    const status = invoiceDraftRequestStatus(row);
-    await recordEvent(tx, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data: status });
+    const status = invoiceDraftRequestOf(row);
+    // the event carries the request as the domain answers it, in JSON (date-times as ISO 8601)
+    const data = JSON.parse(JSON.stringify(status)) as Record<string, unknown>;
+    await recordEvent(tx, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data });
     return status;
   });
 }

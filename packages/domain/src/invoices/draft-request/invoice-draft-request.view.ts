@@ -1,7 +1,6 @@
 import type { Models } from '@bo/db';
-import { v3DateTime } from '../../shared/format.js';
 import type { Db } from '../../shared/resources/definition.js';
-import type { InvoiceDraftRequestStatusOutput } from './invoice-draft-request.schema.js';
+import type { InvoiceDraftProjectState, InvoiceDraftRequest, InvoiceDraftRequestState } from './invoice-draft-request.schema.js';
 
 type Row = Models.InvoiceDraftRequestModel & { projects: Models.InvoiceDraftRequestProjectModel[] };
 
@@ -9,23 +8,23 @@ export function loadInvoiceDraftRequest(db: Db, id: string): Promise<Row | null>
   return db.invoiceDraftRequest.findFirst({ where: { id }, include: { projects: { orderBy: { position: 'asc' } } } });
 }
 
-export function invoiceDraftRequestStatus(r: Row): InvoiceDraftRequestStatusOutput {
+export function invoiceDraftRequestOf(r: Row): InvoiceDraftRequest {
   const counts = { total: r.projects.length, pending: 0, drafted: 0, skipped: 0, failed: 0 };
-  for (const p of r.projects) counts[p.status as 'pending' | 'drafted' | 'skipped' | 'failed'] += 1;
+  for (const p of r.projects) counts[p.status as InvoiceDraftProjectState] += 1;
   return {
     id: r.id,
-    status: r.status as InvoiceDraftRequestStatusOutput['status'],
+    status: r.status as InvoiceDraftRequestState,
     invoiceDate: r.invoiceDate ? r.invoiceDate.toISOString().slice(0, 10) : null,
     projects: counts,
     items: r.projects.map((p) => ({
       projectId: p.projectId,
-      status: p.status as InvoiceDraftRequestStatusOutput['items'][number]['status'],
+      status: p.status as InvoiceDraftProjectState,
       invoiceId: p.invoiceId,
       message: p.message,
     })),
-    createdAt: v3DateTime(r.createdAt) as string,
-    updatedAt: v3DateTime(r.updatedAt) as string,
-    startedAt: v3DateTime(r.startedAt),
-    finishedAt: v3DateTime(r.finishedAt),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
   };
 }

@@ -1,53 +1,35 @@
-import type { z } from 'zod';
-import { BusinessRuleError, NotFoundError } from '../../shared/errors.js';
+import type { EntityUpdate } from '../../shared/entity/index.js';
+import { BusinessRuleError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
-import type { UserContext } from '../../trpc.js';
-import { projectServiceResource } from '../service/project-service.resource.js';
-import { loadProjectServices } from '../service/project-service.row.js';
-import { loadProjects, projectV3 } from './project.resource.js';
-import type { ApproveAcquisitionProject, ProjectOutputShape } from './project.v3.schema.js';
+import { projectService } from '../service/project-service.entity.js';
 
-/** project.acquisition.approve: the project was won; it and its acquisition services move into execution. */
-export async function approveAcquisitionProject(
-  ctx: UserContext,
-  input: z.output<typeof ApproveAcquisitionProject>,
-): Promise<ProjectOutputShape> {
-  return ctx.db.$transaction(async (tx) => {
-    const rows = await tx.$queryRawUnsafe<{ phase: string }[]>(
-      'SELECT phase FROM project WHERE id = $1 AND environment_id = $2 FOR UPDATE',
-      input.projectId,
-      ctx.principal.environmentId,
-    );
-    const current = rows[0];
-    if (!current) throw new NotFoundError('project', input.projectId);
-    if (current.phase !== 'acquisition')
-      throw new BusinessRuleError(`project ${input.projectId} is not in acquisition; there is nothing to approve`);
-    const now = ctx.clock.now();
-    await tx.project.update({ where: { id: input.projectId }, data: { phase: 'execution', updatedAt: now } });
+/**
+ * project.acquisition.approve: the project was won; it and its acquisition services
+ * move into execution. The project is locked and its event recorded by the generic
+ * update; each moved service changed too, so subscribers hear of every one.
+ */
+export const approveAcquisitionProject: EntityUpdate<Record<string, never>> = {
+  async run({ tx, sql, now }, id) {
+    const current = await tx.project.findUniqueOrThrow({ where: { id }, select: { phase: true } });
+    if (current.phase !== 'acquisition') {
+      throw new BusinessRuleError(`project ${id} is not in acquisition; there is nothing to approve`);
+    }
+    await tx.project.update({ where: { id }, data: { phase: 'execution', updatedAt: now } });
     const moved = await tx.projectService.findMany({
-      where: { projectId: input.projectId, kind: 'acquisition', phase: 'acquisition' },
+      where: { projectId: id, kind: 'acquisition', phase: 'acquisition' },
       select: { id: true },
     });
     await tx.projectService.updateMany({
       where: { id: { in: moved.map((s) => s.id) } },
       data: { phase: 'execution', updatedAt: now },
     });
-    // each moved service changed too: subscribers hear of every one
-    for (const service of await loadProjectServices(
-      tx,
+    const services = await projectService.loader.byIds(
+      sql,
       moved.map((s) => s.id),
-    )) {
-      await recordEvent(tx, {
-        entityType: projectServiceResource.entityType,
-        entityId: service.id,
-        change: 'updated',
-        data: projectServiceResource.views.v3(service),
-      });
+    );
+    for (const service of services) {
+      const data = JSON.parse(JSON.stringify(service)) as Record<string, unknown>;
+      await recordEvent(tx, { entityType: projectService.type, entityId: service.id, change: 'updated', data });
     }
-    const [project] = await loadProjects(tx, [input.projectId], ctx.principal.environmentId);
-    if (!project) throw new NotFoundError('project', input.projectId);
-    const shaped = projectV3(project);
-    await recordEvent(tx, { entityType: 'project', entityId: project.id, change: 'updated', data: shaped });
-    return shaped;
-  });
-}
+  },
+};

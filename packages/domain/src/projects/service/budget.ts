@@ -1,6 +1,3 @@
-import { num } from '../../shared/numbers.js';
-import type { ProjectServiceRow } from './project-service.row.js';
-
 /**
  * Budget of a service or a project. Budgets come from the service lines
  * (budgeted amount × tariff; a fixed price is its own budget); spent values
@@ -14,25 +11,38 @@ export interface Budget {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-type BudgetSource = Pick<ProjectServiceRow, 'invoiceMethod' | 'price' | 'amount' | 'hourTypes' | 'costTypes' | 'invoiceLines'>;
+interface BudgetLine {
+  budgetedAmount: number | null;
+  tariff: number | null;
+}
+
+/** What a budget is computed from: a service as the entity reads it (or as a project embeds it). */
+export interface BudgetSource {
+  invoiceMethod: string;
+  price: number | null;
+  amount: number | null;
+  hourTypes: BudgetLine[];
+  costTypes: BudgetLine[];
+  /** what invoices (not drafts) have billed */
+  invoicedAmount: number;
+}
 
 export function serviceBudget(s: BudgetSource): Budget {
   let hoursAmount = 0;
   let hoursValue = 0;
   for (const h of s.hourTypes) {
-    const amount = num(h.budgetedAmount) ?? 0;
+    const amount = h.budgetedAmount ?? 0;
     hoursAmount += amount;
-    hoursValue += amount * (num(h.tariff) ?? 0);
+    hoursValue += amount * (h.tariff ?? 0);
   }
   let costsValue = 0;
-  for (const c of s.costTypes) costsValue += (num(c.budgetedAmount) ?? 0) * (num(c.tariff) ?? 0);
+  for (const c of s.costTypes) costsValue += (c.budgetedAmount ?? 0) * (c.tariff ?? 0);
   const fixed = s.invoiceMethod !== 'time_and_expenses' && s.price !== null;
-  const total = fixed ? (num(s.price) ?? 0) * (num(s.amount) ?? 1) : hoursValue + costsValue;
-  const invoiced = s.invoiceLines.reduce((sum, l) => sum + (num(l.amount) ?? 0), 0);
+  const total = fixed ? (s.price ?? 0) * (s.amount ?? 1) : hoursValue + costsValue;
   return {
     hours: { amountBudget: round(hoursAmount), amountSpent: 0, valueBudget: round(hoursValue), valueSpent: 0 },
     costs: { valueBudget: round(costsValue), valueSpent: 0 },
-    total: { valueBudget: round(total), valueSpent: 0, valueInvoiced: round(invoiced) },
+    total: { valueBudget: round(total), valueSpent: 0, valueInvoiced: round(s.invoicedAmount) },
   };
 }
 
@@ -43,7 +53,7 @@ export function sumBudgets(budgets: Budget[]): Budget {
     amount: null,
     hourTypes: [],
     costTypes: [],
-    invoiceLines: [],
+    invoicedAmount: 0,
   });
   for (const b of budgets) {
     out.hours.amountBudget = round(out.hours.amountBudget + b.hours.amountBudget);
@@ -55,16 +65,7 @@ export function sumBudgets(budgets: Budget[]): Budget {
   return out;
 }
 
-/** v2 spelling (reference: Budget). */
-export function budgetV2(b: Budget) {
-  return {
-    hours: {
-      amount_budget: b.hours.amountBudget,
-      amount_spent: b.hours.amountSpent,
-      value_budget: b.hours.valueBudget,
-      value_spent: b.hours.valueSpent,
-    },
-    costs: { value_budget: b.costs.valueBudget, value_spent: b.costs.valueSpent },
-    total: { value_budget: b.total.valueBudget, value_spent: b.total.valueSpent, value_invoiced: b.total.valueInvoiced },
-  };
+/** The budget of a project: the sum of its services'. */
+export function projectBudget(p: { services: BudgetSource[] }): Budget {
+  return sumBudgets(p.services.map(serviceBudget));
 }

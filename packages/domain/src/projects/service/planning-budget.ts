@@ -1,50 +1,67 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../shared/errors.js';
-import { dateInput, num } from '../../shared/numbers.js';
+import { getEntity } from '../../shared/entity/index.js';
+import { dateInput } from '../../shared/numbers.js';
 import type { UserContext } from '../../trpc.js';
-import { budgetV2, serviceBudget, sumBudgets } from './budget.js';
-import { loadProjectServices, projectServiceInclude } from './project-service.row.js';
+import { project } from '../project/project.entity.js';
+import { type Budget, projectBudget, serviceBudget } from './budget.js';
+import { projectService } from './project-service.entity.js';
+import type { serviceHourTypeShape } from './project-service.shapes.js';
 
-/** GET …/{id}/planningBudget?by=projectservicehourstype&until_date=YYYY-MM-DD (query parameters arrive as strings). */
-export const planningBudgetSchema = z.object({
+/** The planning budget, in total or per hour type (`by`), until a date. */
+export const planningBudgetInput = z.object({
   by: z.enum(['projectservicehourstype']).optional(),
-  until_date: dateInput.optional(),
+  untilDate: dateInput.optional(),
 });
-type PlanningBudgetInput = z.infer<typeof planningBudgetSchema>;
+export type PlanningBudgetInput = z.infer<typeof planningBudgetInput>;
 
-function perHourType(hourTypes: Awaited<ReturnType<typeof loadProjectServices>>[number]['hourTypes']) {
-  return hourTypes.map((h) => {
-    const amount = num(h.budgetedAmount) ?? 0;
+export interface HourTypeBudget {
+  /** the service line */
+  id: string;
+  hourTypeId: string;
+  label: string;
+  amountBudget: number;
+  valueBudget: number;
+  amountSpent: number;
+  valueSpent: number;
+}
+
+export interface PlanningBudget extends Budget {
+  untilDate: string | null;
+  /** only when asked for `by` hour type */
+  hourTypes?: HourTypeBudget[];
+}
+
+function perHourType(lines: z.infer<typeof serviceHourTypeShape>[]): HourTypeBudget[] {
+  return lines.map((h) => {
+    const amount = h.budgetedAmount ?? 0;
     return {
       id: h.id,
-      hourstype_id: h.hourTypeId,
-      label: h.hourType.label,
-      amount_budget: amount,
-      value_budget: Math.round(amount * (num(h.tariff) ?? 0) * 100) / 100,
-      amount_spent: 0,
-      value_spent: 0,
+      hourTypeId: h.hourType?.id ?? '',
+      label: h.hourType?.label ?? '',
+      amountBudget: amount,
+      valueBudget: Math.round(amount * (h.tariff ?? 0) * 100) / 100,
+      amountSpent: 0,
+      valueSpent: 0,
     };
   });
 }
 
-export async function serviceplanningBudget(ctx: UserContext, id: string, input: PlanningBudgetInput) {
-  const [service] = await loadProjectServices(ctx.db, [id]);
-  if (!service) throw new NotFoundError('projectservice', id);
+const untilOf = (input: PlanningBudgetInput) => (input.untilDate ? input.untilDate.toISOString().slice(0, 10) : null);
+
+export async function servicePlanningBudget(ctx: UserContext, id: string, input: PlanningBudgetInput): Promise<PlanningBudget> {
+  const service = await getEntity(ctx, projectService, id);
   return {
-    project_service_id: id,
-    until_date: input.until_date ? input.until_date.toISOString().slice(0, 10) : null,
-    ...budgetV2(serviceBudget(service)),
-    ...(input.by ? { hour_types: perHourType(service.hourTypes) } : {}),
+    untilDate: untilOf(input),
+    ...serviceBudget(service),
+    ...(input.by ? { hourTypes: perHourType(service.hourTypes) } : {}),
   };
 }
 
-export async function projectPlanningBudget(ctx: UserContext, id: string, input: PlanningBudgetInput) {
-  const project = await ctx.db.project.findUnique({ where: { id }, include: { services: { include: projectServiceInclude } } });
-  if (!project) throw new NotFoundError('project', id);
+export async function projectPlanningBudget(ctx: UserContext, id: string, input: PlanningBudgetInput): Promise<PlanningBudget> {
+  const p = await getEntity(ctx, project, id);
   return {
-    project_id: id,
-    until_date: input.until_date ? input.until_date.toISOString().slice(0, 10) : null,
-    ...budgetV2(sumBudgets(project.services.map(serviceBudget))),
-    ...(input.by ? { hour_types: project.services.flatMap((s) => perHourType(s.hourTypes)) } : {}),
+    untilDate: untilOf(input),
+    ...projectBudget(p),
+    ...(input.by ? { hourTypes: p.services.flatMap((s) => perHourType(s.hourTypes)) } : {}),
   };
 }

@@ -1,88 +1,53 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { COST_TYPE_PREFIX } from '../../costs/coststype/coststype.resource.js';
-import { HOUR_TYPE_PREFIX } from '../../hours/hourstype/hourstype.resource.js';
+import { COST_TYPE_PREFIX, costType } from '../../costs/coststype/coststype.entity.js';
+import { HOUR_TYPE_PREFIX, hourType } from '../../hours/hourstype/hourstype.entity.js';
+import { defaultService } from '../../services/defaultservice/defaultservice.entity.js';
+import { assertReferences, type EntityTransaction, type WriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, NotFoundError, ValidationError, type Violation } from '../../shared/errors.js';
 import { idPrefix, newEntityId, uuidv7 } from '../../shared/ids.js';
-import { num } from '../../shared/numbers.js';
-import { assertReferencesExist } from '../../shared/references.js';
-import type { Db, WriteContext } from '../../shared/resources/definition.js';
+import { project } from '../project/project.entity.js';
 import { resolveBillable } from './billable.js';
 import { DEFAULT_SUBSCRIPTION_CYCLE, type InvoiceMethod, type SubscriptionCycle } from './invoice-method.js';
-import { loadProjectService, type ProjectServiceRow, type ServiceKind } from './project-service.row.js';
+import type { ServiceKind } from './project-service.entity.js';
+import type {
+  CostTypeLineInput,
+  CreateProjectServiceInput,
+  HourTypeLineInput,
+  InstallmentInput,
+} from './project-service.schema.js';
 
-/** One hour type or cost type line of a write, with where it sits in the request (for violations). */
-export interface TypeLineInput {
-  /** e.g. `hour_types.0` (v2) or `costTypes.1` (v3) */
+/** A create or an edit of a project service in the domain's words; undefined leaves a field as it is. */
+export type ProjectServiceWrite = Partial<CreateProjectServiceInput>;
+
+/** One hour or cost type line of a write, with its domain path (for violations). */
+interface TypeLine {
+  /** `hourTypes.0` or `costTypes.1` */
   path: string;
-  /** the property holding the type id in that request: `hourtype_id`, `hourTypeId`, … */
-  idField: string;
+  /** `hourTypeId` or `costTypeId` */
+  idField: 'hourTypeId' | 'costTypeId';
   typeId: string;
-  /** the id prefixes this property accepts */
-  accepts: readonly string[];
+  /** the id prefix the list accepts */
+  accepts: string;
   tariff?: number | null;
   budgetedAmount?: number | null;
   purchaseTariff?: number | null;
   billable?: boolean | null;
 }
 
-export interface InstallmentInput {
-  name: string;
-  percentage?: number | null;
-  price?: number | null;
-  expirationDate?: Date | null;
+const include = {
+  project: { include: { projectStatus: true } },
+  hourTypes: { include: { hourType: true }, orderBy: { position: 'asc' } },
+  costTypes: { include: { costType: true }, orderBy: { position: 'asc' } },
+} as const;
+
+/** A service as its write rules see it: its project and status, and its current lines. */
+export async function serviceForWrite(tx: EntityTransaction, id: string) {
+  return tx.projectService.findFirst({ where: { id }, include });
 }
-
-/** A create or an edit of a project service in the domain's words; undefined leaves a field as it is. */
-export interface ProjectServiceWrite {
-  projectId?: string;
-  defaultServiceId?: string | null;
-  name?: string;
-  explanation?: string | null;
-  invoiceMethod?: InvoiceMethod;
-  subscriptionCycle?: SubscriptionCycle | null;
-  amount?: number | null;
-  price?: number | null;
-  trackHours?: boolean;
-  trackCost?: boolean;
-  startDate?: Date | null;
-  endDate?: Date | null;
-  writeHoursStartDate?: Date | null;
-  writeHoursEndDate?: Date | null;
-  expectedInvoiceDate?: Date | null;
-  vatClassId?: string | null;
-  revenueGroupId?: string | null;
-  useInResourcePlanner?: boolean;
-  invoiceInInstallments?: boolean;
-  installments?: InstallmentInput[];
-  /** hour and cost type lines; undefined keeps the service's lines (contract, 2025-02) */
-  lines?: TypeLineInput[];
-}
-
-/** How each wire names the top-level properties a rule may point at. */
-export interface FieldNames {
-  projectId: string;
-  defaultServiceId: string;
-  invoiceMethod: string;
-  name: string;
-}
-
-export const V2_FIELDS: FieldNames = {
-  projectId: 'project_id',
-  defaultServiceId: 'default_service_id',
-  invoiceMethod: 'invoice_method',
-  name: 'name',
-};
-export const V3_FIELDS: FieldNames = {
-  projectId: 'projectId',
-  defaultServiceId: 'defaultServiceId',
-  invoiceMethod: 'invoiceMethod',
-  name: 'name',
-};
-
-const PREFIX_TABLE: Record<string, string> = { [HOUR_TYPE_PREFIX]: 'hour_type', [COST_TYPE_PREFIX]: 'cost_type' };
+export type ServiceForWrite = NonNullable<Awaited<ReturnType<typeof serviceForWrite>>>;
 
 /** Why a service may no longer be edited, or null when it may: invoiced, or its project is closed. */
-export function editRefusal(s: ProjectServiceRow): string | null {
+export function editRefusal(s: ServiceForWrite): string | null {
   if (s.status === 'invoiced') return `project service ${s.id} has been invoiced and may no longer be edited`;
   if (s.project.projectStatus?.isClosed) {
     return `the project of service ${s.id} is closed (${s.project.projectStatus.label}); its services may no longer be edited`;
@@ -91,16 +56,16 @@ export function editRefusal(s: ProjectServiceRow): string | null {
 }
 
 /**
- * Loads a service for an edit through a command of one kind: missing → NotFound
- * (or the given error), another kind or a service that may no longer be edited → 422.
+ * Loads a service for an edit of one kind: missing → NotFound (or the given error),
+ * another kind or a service that may no longer be edited → 422.
  */
 export async function serviceForEdit(
-  tx: Db,
+  tx: EntityTransaction,
   id: string,
   kind: ServiceKind,
   missing: () => Error = () => new NotFoundError('projectservice', id),
-): Promise<ProjectServiceRow> {
-  const row = await loadProjectService(tx, id);
+): Promise<ServiceForWrite> {
+  const row = await serviceForWrite(tx, id);
   if (!row) throw missing();
   if (row.kind !== kind) throw new BusinessRuleError(`project service ${id} is an ${row.kind} service, not an ${kind} service`);
   const refusal = editRefusal(row);
@@ -108,19 +73,19 @@ export async function serviceForEdit(
   return row;
 }
 
-function checkLinePrefixes(lines: TypeLineInput[]): Violation[] {
+/** The message of a type id with a prefix the property does not accept. */
+export function prefixMessage(accepts: readonly string[], typeId: string): string {
+  const refused = idPrefix(typeId) === 'projecthourtype' ? '; a project hour type id is refused' : '';
+  return `Only ids with the prefix ${accepts.join(' or ')} are accepted${refused}.`;
+}
+
+function checkLinePrefixes(lines: TypeLine[]): Violation[] {
   const violations: Violation[] = [];
   const seen = new Set<string>();
   for (const line of lines) {
-    const prefix = idPrefix(line.typeId);
     const path = `${line.path}.${line.idField}`;
-    if (!prefix || !line.accepts.includes(prefix)) {
-      const refused = prefix === 'projecthourtype' ? '; a project hour type id is refused' : '';
-      violations.push({
-        path,
-        message: `Only ids with the prefix ${line.accepts.join(' or ')} are accepted${refused}.`,
-        code: 'invalid_prefix',
-      });
+    if (idPrefix(line.typeId) !== line.accepts) {
+      violations.push({ path, message: prefixMessage([line.accepts], line.typeId), code: 'invalid_prefix' });
     } else if (seen.has(line.typeId)) {
       violations.push({ path, message: `${line.typeId} appears more than once.`, code: 'duplicate' });
     }
@@ -129,46 +94,92 @@ function checkLinePrefixes(lines: TypeLineInput[]): Violation[] {
   return violations;
 }
 
+const num = (d: { toNumber(): number } | null) => (d === null ? null : d.toNumber());
+
+/** The lines of a write; a kind left out keeps the service's current lines of that kind (which must still fit). */
+function typeLines(
+  hourTypes: HourTypeLineInput[] | undefined,
+  costTypes: CostTypeLineInput[] | undefined,
+  existing: ServiceForWrite | undefined,
+): TypeLine[] | undefined {
+  if (hourTypes === undefined && costTypes === undefined) return undefined;
+  const hours: TypeLine[] = (
+    hourTypes ??
+    (existing?.hourTypes ?? []).map((l) => ({
+      hourTypeId: l.hourTypeId,
+      tariff: num(l.tariff),
+      budgetedAmount: num(l.budgetedAmount),
+      billable: l.billable,
+    }))
+  ).map((l, i) => ({
+    path: `hourTypes.${i}`,
+    idField: 'hourTypeId',
+    typeId: l.hourTypeId,
+    accepts: HOUR_TYPE_PREFIX,
+    tariff: l.tariff,
+    budgetedAmount: l.budgetedAmount,
+    billable: l.billable,
+  }));
+  const costs: TypeLine[] = (
+    costTypes ??
+    (existing?.costTypes ?? []).map((l) => ({
+      costTypeId: l.costTypeId,
+      tariff: num(l.tariff),
+      purchaseTariff: num(l.purchaseTariff),
+      budgetedAmount: num(l.budgetedAmount),
+      billable: l.billable,
+    }))
+  ).map((l, i) => ({
+    path: `costTypes.${i}`,
+    idField: 'costTypeId',
+    typeId: l.costTypeId,
+    accepts: COST_TYPE_PREFIX,
+    tariff: l.tariff,
+    purchaseTariff: l.purchaseTariff,
+    budgetedAmount: l.budgetedAmount,
+    billable: l.billable,
+  }));
+  return [...hours, ...costs];
+}
+
 /**
  * The one place a project service is created or changed, whichever wire or
  * command asks: ids, references, the billable rule, the subscription cycle,
  * installments, then the rows. Answers the service id.
  */
 export async function saveProjectService(
-  { ctx, tx, now }: WriteContext,
-  target: { kind: ServiceKind; existing?: ProjectServiceRow },
+  { tx, sql, now }: WriteContext,
+  target: { kind: ServiceKind; existing?: ServiceForWrite },
   input: ProjectServiceWrite,
-  names: FieldNames,
 ): Promise<string> {
   const existing = target.existing;
-  const env = ctx.principal.environmentId;
-  const lines = input.lines;
+  const lines = typeLines(input.hourTypes, input.costTypes, existing);
 
   const prefixViolations = checkLinePrefixes(lines ?? []);
   if (prefixViolations.length) throw new ValidationError(prefixViolations);
-  await assertReferencesExist(tx, env, [
-    { path: names.projectId, table: 'project', id: existing ? undefined : input.projectId },
-    { path: names.defaultServiceId, table: 'default_service', id: input.defaultServiceId },
+  await assertReferences(sql, [
+    { path: 'projectId', target: project, id: existing ? undefined : input.projectId },
+    { path: 'defaultServiceId', target: defaultService, id: input.defaultServiceId },
     ...(lines ?? []).map((l) => ({
       path: `${l.path}.${l.idField}`,
-      table: PREFIX_TABLE[idPrefix(l.typeId) ?? ''] ?? 'hour_type',
+      target: l.accepts === COST_TYPE_PREFIX ? costType : hourType,
       id: l.typeId,
     })),
   ]);
 
   const projectId = existing?.projectId ?? input.projectId;
-  if (!projectId) throw new ValidationError([{ path: names.projectId, message: 'This value is required.', code: 'required' }]);
-  const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, include: { projectStatus: true } });
-  if (!existing && project.projectStatus?.isClosed) {
-    throw new BusinessRuleError(`project ${projectId} is closed (${project.projectStatus.label}); no services can be added`);
+  if (!projectId) throw new ValidationError([{ path: 'projectId', message: 'This value is required.', code: 'required' }]);
+  const owner = await tx.project.findUniqueOrThrow({ where: { id: projectId }, include: { projectStatus: true } });
+  if (!existing && owner.projectStatus?.isClosed) {
+    throw new BusinessRuleError(`project ${projectId} is closed (${owner.projectStatus.label}); no services can be added`);
   }
 
   const method: InvoiceMethod = input.invoiceMethod ?? (existing?.invoiceMethod as InvoiceMethod | undefined) ?? 'fixed_price';
-  const internal = !project.billable || target.kind === 'acquisition';
+  const internal = !owner.billable || target.kind === 'acquisition';
   const violations: Violation[] = [];
 
   // billable of every line follows the invoice method; lines left out keep theirs, and must still fit
-  const billableOf = new Map<TypeLineInput, boolean>();
+  const billableOf = new Map<TypeLine, boolean>();
   if (lines) {
     for (const line of lines) {
       const outcome = resolveBillable(method, internal, line.billable);
@@ -181,7 +192,7 @@ export async function saveProjectService(
       if (!outcome.ok || outcome.value !== line.billable) {
         const label = 'hourType' in line ? line.hourType.label : line.costType.label;
         violations.push({
-          path: names.invoiceMethod,
+          path: 'invoiceMethod',
           message: `The edit would leave "${label}" with billable ${line.billable}, which this invoice method does not allow; send the hour types too.`,
           code: 'billable_mismatch',
         });
@@ -236,7 +247,7 @@ export async function saveProjectService(
         environmentId: SCOPED_ENVIRONMENT,
         projectId,
         kind: target.kind,
-        phase: target.kind === 'acquisition' && project.phase === 'acquisition' ? 'acquisition' : 'execution',
+        phase: target.kind === 'acquisition' && owner.phase === 'acquisition' ? 'acquisition' : 'execution',
         name: input.name ?? '',
       },
     });
@@ -247,9 +258,9 @@ export async function saveProjectService(
   return id;
 }
 
-async function writeLines(tx: Db, serviceId: string, lines: TypeLineInput[], billableOf: Map<TypeLineInput, boolean>) {
-  const hourLines = lines.filter((l) => idPrefix(l.typeId) === HOUR_TYPE_PREFIX);
-  const costLines = lines.filter((l) => idPrefix(l.typeId) === COST_TYPE_PREFIX);
+async function writeLines(tx: EntityTransaction, serviceId: string, lines: TypeLine[], billableOf: Map<TypeLine, boolean>) {
+  const hourLines = lines.filter((l) => l.accepts === HOUR_TYPE_PREFIX);
+  const costLines = lines.filter((l) => l.accepts === COST_TYPE_PREFIX);
   const hourTypes = new Map(
     (await tx.hourType.findMany({ where: { id: { in: hourLines.map((l) => l.typeId) } } })).map((h) => [h.id, h]),
   );
@@ -264,8 +275,9 @@ async function writeLines(tx: Db, serviceId: string, lines: TypeLineInput[], bil
   const stale = current.filter((r) => !keep.has(r.hourTypeId)).map((r) => r.id);
   if (stale.length) await tx.projectServiceHourType.deleteMany({ where: { id: { in: stale } } });
   for (const [position, line] of hourLines.entries()) {
+    const typeTariff = hourTypes.get(line.typeId)?.tariff ?? null;
     const values = {
-      tariff: line.tariff !== undefined ? line.tariff : num(hourTypes.get(line.typeId)?.tariff),
+      tariff: line.tariff !== undefined ? line.tariff : num(typeTariff),
       budgetedAmount: line.budgetedAmount ?? null,
       billable: billableOf.get(line) ?? false,
       position,
@@ -293,7 +305,7 @@ async function writeLines(tx: Db, serviceId: string, lines: TypeLineInput[], bil
         environmentId: SCOPED_ENVIRONMENT,
         projectServiceId: serviceId,
         costTypeId: line.typeId,
-        tariff: line.tariff !== undefined ? line.tariff : num(costTypes.get(line.typeId)?.tariff),
+        tariff: line.tariff !== undefined ? line.tariff : num(costTypes.get(line.typeId)?.tariff ?? null),
         purchaseTariff: line.purchaseTariff ?? null,
         budgetedAmount: line.budgetedAmount ?? null,
         billable: billableOf.get(line) ?? false,
@@ -303,7 +315,7 @@ async function writeLines(tx: Db, serviceId: string, lines: TypeLineInput[], bil
   }
 }
 
-async function writeInstallments(tx: Db, serviceId: string, installments: InstallmentInput[]) {
+async function writeInstallments(tx: EntityTransaction, serviceId: string, installments: InstallmentInput[]) {
   await tx.projectServiceInstallment.deleteMany({ where: { projectServiceId: serviceId, status: 'open' } });
   if (!installments.length) return;
   await tx.projectServiceInstallment.createMany({

@@ -32,6 +32,9 @@ export function declaredReferences(entity: AnyEntity, input: unknown): Reference
       const key = `${name}Id`;
       if (key in data) checks.push({ path: key, target: field.target(), id: idOf(data[key]) });
     }
+    if (field.kind === 'scalar' && field.references && field.writable && name in data) {
+      checks.push({ path: name, target: field.references(), id: idOf(data[name]) });
+    }
     if (field.kind === 'many' && field.through && field.writable && Array.isArray(data[name])) {
       (data[name] as unknown[]).forEach((v, n) => {
         checks.push({ path: `${name}.${n}.id`, target: field.target(), id: idOf(v) });

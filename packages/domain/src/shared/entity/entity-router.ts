@@ -2,6 +2,7 @@ import { OPERATORS, type Condition } from '@bo/db';
 import { z } from 'zod';
 import { moduleProcedure } from '../../trpc.js';
 import type { AnyEntity } from './define-entity.js';
+import { NotFoundError } from '../errors.js';
 import {
   createEntity,
   deleteEntity,
@@ -73,4 +74,46 @@ export function entityDelete(entity: AnyEntity, remove?: EntityRemove) {
     .input(idInputSchema)
     .output(idOutputSchema)
     .mutation(({ ctx, input }) => deleteEntity(ctx, entity, remove, input.id));
+}
+
+/** A command creating through the entity's write path (one transaction, references, event); answers the entity as stored. */
+export function entityCreateCommand<Row, C extends z.ZodType>(
+  entity: AnyEntity & { schema: z.ZodType<Row, Row> },
+  input: C,
+  create: EntityCreate<z.output<C>>,
+) {
+  const schema: z.ZodType<Row, Row> = entity.schema;
+  return moduleProcedure(entity.module, 'write')
+    .input(z.object({ data: input }))
+    .output(schema)
+    .mutation(async ({ ctx, input: i }) => {
+      const { id } = await createEntity(ctx, entity, create, (i as { data: z.output<C> }).data);
+      return getEntity(ctx, entity, id) as Promise<never>;
+    });
+}
+
+/**
+ * A command updating through the entity's write path; answers the entity as stored.
+ * `missing` replaces the 404 of an id that names no row (a command may answer 422 there).
+ */
+export function entityUpdateCommand<Row, U extends z.ZodType>(
+  entity: AnyEntity & { schema: z.ZodType<Row, Row> },
+  input: U,
+  update: EntityUpdate<z.output<U>>,
+  missing?: (id: string) => Error,
+) {
+  const schema: z.ZodType<Row, Row> = entity.schema;
+  return moduleProcedure(entity.module, 'write')
+    .input(z.object({ id: z.string().min(1), data: input }))
+    .output(schema)
+    .mutation(async ({ ctx, input: i }) => {
+      const { id, data } = i as { id: string; data: z.output<U> };
+      try {
+        await updateEntity(ctx, entity, update, id, data);
+      } catch (err) {
+        if (missing && err instanceof NotFoundError && err.entityType === entity.type && err.id === id) throw missing(id);
+        throw err;
+      }
+      return getEntity(ctx, entity, id) as Promise<never>;
+    });
 }

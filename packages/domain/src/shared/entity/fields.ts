@@ -48,6 +48,8 @@ export interface ScalarField<T = unknown> extends Flags {
   /** column name; the snake_case of the field name when absent */
   readonly column?: string;
   readonly schema: z.ZodType<T>;
+  /** an id kept as a plain value that must name a row of this entity (checked on every write) */
+  readonly references?: () => TargetEntity;
 }
 
 /** To-one through a foreign key on this table: `relationType` over `relation_type_id`. */
@@ -101,7 +103,7 @@ export interface ComputedField<T = unknown> extends Flags {
 
 export type AnyField = ScalarField | RefField | OneField | ManyField | CustomFieldsField | ComputedField;
 
-type Opts = Partial<Flags> & { column?: string };
+type Opts = Partial<Flags> & { column?: string; references?: () => TargetEntity };
 
 const flags = (o: Opts, defaults: Partial<Flags> = {}): Flags => ({
   filter: o.filter ?? defaults.filter ?? true,
@@ -110,7 +112,14 @@ const flags = (o: Opts, defaults: Partial<Flags> = {}): Flags => ({
 });
 
 function scalar<T>(type: ScalarType, schema: z.ZodType<T>, o: Opts = {}): ScalarField<T> {
-  return { kind: 'scalar', type, schema, ...(o.column ? { column: o.column } : {}), ...flags(o) };
+  return {
+    kind: 'scalar',
+    type,
+    schema,
+    ...(o.column ? { column: o.column } : {}),
+    ...(o.references ? { references: o.references } : {}),
+    ...flags(o),
+  };
 }
 
 /** Builders; every scalar is nullable unless it is `required`. */

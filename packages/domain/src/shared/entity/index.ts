@@ -15,15 +15,25 @@ export {
 } from './define-entity.js';
 export type { PageSource } from './entity-loader.js';
 export {
+  createEntity,
+  deleteEntity,
   type EntityCreate,
   type EntityRemove,
   type EntityUpdate,
   getEntity,
   type ListResult,
   listEntity,
+  updateEntity,
   type WriteContext,
 } from './entity-crud.js';
 export { assertReferences, declaredReferences, type ReferenceCheck } from './entity-references.js';
-export { entityCreate, entityDelete, entityQueries, entityUpdate, listQuerySchema } from './entity-router.js';
+export {
+  entityCreate,
+  entityCreateCommand,
+  entityDelete,
+  entityQueries,
+  entityUpdate,
+  entityUpdateCommand,
+  listQuerySchema,
+} from './entity-router.js';
 export type { EntityTransaction } from './transaction.js';
-export { updateEntity } from './entity-crud.js';

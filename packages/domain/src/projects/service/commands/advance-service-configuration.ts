@@ -1,15 +1,23 @@
-import type { z } from 'zod';
+import type { EntityTransaction } from '../../../shared/entity/index.js';
 import { NotFoundError } from '../../../shared/errors.js';
-import type { Db } from '../../../shared/resources/definition.js';
 import type { UserContext } from '../../../trpc.js';
-import type { AdvanceServiceConfiguration } from '../project-service.v3.schema.js';
 
-export async function loadAdvanceConfiguration(db: Db) {
-  return db.advanceServiceConfiguration.findFirst();
+/** The settings advance services are made with. */
+export interface AdvanceServiceConfiguration {
+  /** the name an advance service gets when the request names none */
+  name: string;
+  defaultServiceId: string | null;
+  invoiceMethod: 'fixed_price';
+  vatClassId: string | null;
+  revenueGroupId: string | null;
+}
+
+export function loadAdvanceConfiguration(tx: Pick<EntityTransaction, 'advanceServiceConfiguration'>) {
+  return tx.advanceServiceConfiguration.findFirst();
 }
 
 /** projectService.advance.configuration: the environment's settings for advance services; 404 when it has none. */
-export async function getAdvanceServiceConfiguration(ctx: UserContext): Promise<z.infer<typeof AdvanceServiceConfiguration>> {
+export async function getAdvanceServiceConfiguration(ctx: UserContext): Promise<AdvanceServiceConfiguration> {
   const config = await loadAdvanceConfiguration(ctx.db);
   if (!config) throw new NotFoundError('advance service configuration');
   return {

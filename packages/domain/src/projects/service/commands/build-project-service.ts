@@ -1,11 +1,35 @@
-import type { z } from 'zod';
+import { defaultService } from '../../../services/defaultservice/defaultservice.entity.js';
 import { ValidationError, type Violation } from '../../../shared/errors.js';
-import { num } from '../../../shared/numbers.js';
-import { loadDefaultServices } from '../../../services/defaultservice/defaultservice.resource.js';
 import type { UserContext } from '../../../trpc.js';
 import { resolveBillable } from '../billable.js';
-import { DEFAULT_SUBSCRIPTION_CYCLE, type InvoiceMethod } from '../invoice-method.js';
-import type { BuildProjectService, BuiltServiceOutput } from '../project-service.v3.schema.js';
+import { DEFAULT_SUBSCRIPTION_CYCLE, type InvoiceMethod, type SubscriptionCycle } from '../invoice-method.js';
+import type { BuildProjectServiceInput } from '../project-service.schema.js';
+
+/** What a new service would get from a default service on a project; nothing is stored. */
+export interface BuiltService {
+  kind: 'invoiceable' | 'acquisition';
+  projectId: string;
+  defaultServiceId: string;
+  name: string;
+  explanation: string | null;
+  /** null for an acquisition service */
+  invoiceMethod: InvoiceMethod | null;
+  subscriptionCycle: SubscriptionCycle | null;
+  price: number | null;
+  trackHours: boolean;
+  trackCost: boolean;
+  vatClassId: string | null;
+  revenueGroupId: string | null;
+  hourTypes: { hourTypeId: string; label: string; tariff: number | null; budgetedAmount: number | null; billable: boolean }[];
+  costTypes: {
+    costTypeId: string;
+    label: string;
+    tariff: number | null;
+    purchaseTariff: number | null;
+    budgetedAmount: number | null;
+    billable: boolean;
+  }[];
+}
 
 /**
  * projectService.build and projectService.build.acquisition: the configuration
@@ -14,12 +38,12 @@ import type { BuildProjectService, BuiltServiceOutput } from '../project-service
  */
 export async function buildProjectService(
   ctx: UserContext,
-  input: z.output<typeof BuildProjectService>,
+  input: BuildProjectServiceInput,
   kind: 'invoiceable' | 'acquisition',
-): Promise<BuiltServiceOutput> {
+): Promise<BuiltService> {
   const [project, [template]] = await Promise.all([
     ctx.db.project.findUnique({ where: { id: input.projectId } }),
-    loadDefaultServices(ctx.db, [input.defaultServiceId]),
+    defaultService.loader.byIds(ctx.sql, [input.defaultServiceId]),
   ]);
   const missing: Violation[] = [];
   if (!project) missing.push({ path: 'projectId', message: `no such project: ${input.projectId}`, code: 'not_found' });
@@ -43,27 +67,27 @@ export async function buildProjectService(
     explanation: template.explanation,
     invoiceMethod: kind === 'acquisition' ? null : method,
     subscriptionCycle: kind !== 'acquisition' && method === 'subscription' ? DEFAULT_SUBSCRIPTION_CYCLE : null,
-    price: kind === 'acquisition' ? null : num(template.price),
+    price: kind === 'acquisition' ? null : template.price,
     trackHours: template.trackHours,
     trackCost: kind === 'acquisition' ? false : template.trackCost,
     vatClassId: template.vatClassId,
     revenueGroupId: template.revenueGroupId,
     hourTypes: template.hourTypes.map((h) => ({
-      hourTypeId: h.hourTypeId,
-      label: h.hourType.label,
-      tariff: num(h.tariff) ?? num(h.hourType.tariff),
-      budgetedAmount: num(h.budgetedAmount),
+      hourTypeId: h.hourType?.id ?? '',
+      label: h.hourType?.label ?? '',
+      tariff: h.tariff ?? h.hourType?.tariff ?? null,
+      budgetedAmount: h.budgetedAmount,
       billable: billable(proposed),
     })),
     costTypes:
       kind === 'acquisition'
         ? []
         : template.costTypes.map((c) => ({
-            costTypeId: c.costTypeId,
-            label: c.costType.label,
-            tariff: num(c.tariff) ?? num(c.costType.tariff),
-            purchaseTariff: num(c.purchaseTariff),
-            budgetedAmount: num(c.budgetedAmount),
+            costTypeId: c.costType?.id ?? '',
+            label: c.costType?.label ?? '',
+            tariff: c.tariff ?? c.costType?.tariff ?? null,
+            purchaseTariff: c.purchaseTariff,
+            budgetedAmount: c.budgetedAmount,
             billable: billable(proposed),
           })),
   };

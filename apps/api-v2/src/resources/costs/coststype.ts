@@ -1,0 +1,39 @@
+import { type CostType, type EmbeddedCostType, costType, purchaseType } from '@bo/domain/costs/coststype/coststype.entity';
+import { v2DateTime, v2Names } from '../v2-names.js';
+import { v2Resource } from '../v2-resource.js';
+
+const names = v2Names();
+
+/** Reference: GetPurchaseType (the cost type nested in project services, and both v2 lists). */
+export function costTypeV2(c: EmbeddedCostType) {
+  return {
+    id: c.id,
+    label: c.label,
+    blocked: c.blocked,
+    tariff: c.tariff,
+    is_unit_tariff: c.isUnitTariff,
+    unit_name: c.unitName,
+    is_attachment_allowed: c.isAttachmentAllowed,
+  };
+}
+
+const read = (c: CostType) => ({ ...costTypeV2(c), created_at: v2DateTime(c.createdAt), updated_at: v2DateTime(c.updatedAt) });
+
+/** costs/coststype, read-only */
+export const costTypeV2Resource = v2Resource<CostType>({
+  path: 'costs/coststype',
+  entity: costType,
+  procedures: (c) => c.costs.coststype,
+  names,
+  // the reference answers this list in the hour-type shape, which has a colour; cost types have none
+  read: (c) => ({ ...read(c), color: null }),
+});
+
+/** projects/purchasetype: the same cost types under the projects right, read-only */
+export const purchaseTypeV2Resource = v2Resource<CostType>({
+  path: 'projects/purchasetype',
+  entity: purchaseType,
+  procedures: (c) => c.projects.purchasetype,
+  names,
+  read,
+});

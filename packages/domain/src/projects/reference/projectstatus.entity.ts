@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import { defineEntity, f } from '../../shared/entity/index.js';
+
+/** The statuses a project moves through; a closed status freezes the project's services. */
+export const projectStatus = defineEntity({
+  type: 'projectstatus',
+  table: 'project_status',
+  module: 'projects',
+  nameField: 'label',
+  defaultSort: [{ path: 'position', dir: 'asc' }],
+  fields: {
+    id: f.id(),
+    label: f.requiredString(),
+    color: f.string(),
+    isClosed: f.boolean(),
+    position: f.requiredInteger(),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+});
+export type ProjectStatus = z.infer<typeof projectStatus.schema>;
