@@ -1,6 +1,6 @@
 import { adminRouter } from './admin/router.js';
 import { authRouter } from './auth/router.js';
-import { crmResources, crmRouter } from './crm/router.js';
+import { crmRouter } from './crm/router.js';
 import { costsResources, costsRouter } from './costs/router.js';
 import { hoursResources, hoursRouter } from './hours/router.js';
 import { hrmResources, hrmRouter } from './hrm/router.js';
@@ -11,7 +11,7 @@ import { documentsResources, documentsRouter, invoiceDocumentResources, invoiceD
 import { timelineResources, timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
-import { customFieldResources, customfieldsRouter } from './customfields/router.js';
+import { customfieldsRouter } from './customfields/router.js';
 import { salesResources, salesRouter } from './sales/router.js';
 import type { AnyResource } from './shared/resources/definition.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
@@ -38,7 +38,6 @@ export type AppRouter = typeof appRouter;
 
 /** Every declared resource; v2 routes are made from this list. */
 export const resources: AnyResource[] = [
-  ...crmResources,
   ...projectsResources,
   ...servicesResources,
   ...hoursResources,
@@ -47,7 +46,6 @@ export const resources: AnyResource[] = [
   ...documentsResources,
   ...invoiceDocumentResources,
   ...timelineResources,
-  ...customFieldResources,
   ...salesResources,
 ];
 

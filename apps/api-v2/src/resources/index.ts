@@ -1,5 +1,6 @@
 import { crmV2Resources } from './crm/index.js';
 import { organizationV2 } from './crm/organization.js';
+import { customFieldsV2Resources } from './customfields/customfields.js';
 import { documentsV2Resources } from './documents/index.js';
 import type { AnyV2Resource } from './v2-resource.js';
 
@@ -7,3 +8,4 @@ import type { AnyV2Resource } from './v2-resource.js';
 export const v2Resources: AnyV2Resource[] = [organizationV2];
 v2Resources.push(...crmV2Resources);
 v2Resources.push(...documentsV2Resources);
+v2Resources.push(...customFieldsV2Resources);

@@ -1,13 +1,5 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { router } from '../trpc.js';
 import { contactPersonRouter } from './contactperson/contactperson.router.js';
-import {
-  organizationCustomFieldGroupResource,
-  organizationCustomFieldResource,
-  personCustomFieldGroupResource,
-  personCustomFieldResource,
-} from './custom-fields.resources.js';
 import { debtor } from './debtor/debtor.entity.js';
 import { myOrganizationProfileRouter, myOrganizationRouter } from './myorganization/myorganization.router.js';
 import { organizationRouter } from './organization/organization.router.js';
@@ -15,13 +7,6 @@ import { personRouter } from './person/person.router.js';
 import { documentType } from '../documents/document-type.entity.js';
 import { entityQueries } from '../shared/entity/index.js';
 import { country, gender, industry, interest, organizationSize, relationType } from './reference/reference.entities.js';
-
-export const crmResources: AnyResource[] = [
-  organizationCustomFieldResource,
-  personCustomFieldResource,
-  organizationCustomFieldGroupResource,
-  personCustomFieldGroupResource,
-];
 
 export const crmRouter = router({
   organization: organizationRouter,
@@ -38,8 +23,4 @@ export const crmRouter = router({
   debtor: router(entityQueries(debtor)),
   /** the document types, read with the CRM right */
   documenttype: router(entityQueries({ ...documentType, module: 'crm' })),
-  organizationcustomfields: resourceRouter(organizationCustomFieldResource),
-  personcustomfields: resourceRouter(personCustomFieldResource),
-  organizationcustomfieldgroups: resourceRouter(organizationCustomFieldGroupResource),
-  personcustomfieldgroups: resourceRouter(personCustomFieldGroupResource),
 });

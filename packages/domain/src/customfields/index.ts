@@ -13,7 +13,7 @@
  *          await writeCustomFields(tx, 'project', id, input.custom_fields, 'create' | 'update')
  *          → validates names, value types, options and mandatory fields (400 per field)
  *   delete: await deleteCustomFieldValues(tx, id)
- *   definitions as a v2 resource: customFieldDefinitionResource('project', 'projects/projectcustomfields', 'projects')
+ *   definitions: customfields.definitions.<model> (customfields/router.ts), v2 paths in the v2 adapter
  *
  * The model keys are seeded per environment (CUSTOM_FIELD_MODELS); a model not
  * seeded there has no custom fields, and a resource without the hook answers 400
@@ -33,6 +33,4 @@ export {
   writeCustomFields,
   type CustomFieldValuesInput,
 } from './custom-field-values.write.js';
-export { customFieldDefinitionResource } from './custom-field.resource.js';
-export { modelCustomFieldGroupResource } from './custom-field-group.resource.js';
 export { CUSTOM_FIELD_MODELS } from './customfields.seed.js';

@@ -1,4 +1,3 @@
-import { customFieldDefinitionResource, modelCustomFieldGroupResource } from '../customfields/index.js';
 import { z } from 'zod';
 import { purchaseTypeResource } from '../costs/coststype/coststype.resource.js';
 import type { AnyResource } from '../shared/resources/definition.js';
@@ -31,18 +30,8 @@ import {
   EditProjectService,
 } from './service/project-service.v3.schema.js';
 
-/** The custom-field definitions and groups of projects (reference: projects/projectcustomfields…). */
-export const projectCustomFieldResource = customFieldDefinitionResource('project', 'projects/projectcustomfields', 'projects');
-export const projectCustomFieldGroupResource = modelCustomFieldGroupResource(
-  'project',
-  'projects/projectcustomfieldgroups',
-  'projects',
-);
-
 export const projectsResources: AnyResource[] = [
   projectResource,
-  projectCustomFieldResource,
-  projectCustomFieldGroupResource,
   projectServiceResource,
   assignmentResource,
   projectEmployeeResource,
@@ -57,8 +46,6 @@ const read = () => moduleProcedure('projects', 'read');
 
 export const projectsRouter = router({
   project: resourceRouter(projectResource),
-  projectcustomfields: resourceRouter(projectCustomFieldResource),
-  projectcustomfieldgroups: resourceRouter(projectCustomFieldGroupResource),
   service: resourceRouter(projectServiceResource),
   assignment: resourceRouter(assignmentResource),
   projectemployee: resourceRouter(projectEmployeeResource),
