@@ -1,9 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import { BadRequestError, toDomainError, ValidationError } from '@bo/domain';
 import type { UploadStatus } from '@bo/domain/uploads/upload.schema';
-import { browserDownloadPath } from '@bo/domain/uploads/upload.view';
 import type { V2Helpers } from './app.js';
+import { browserDownloadPath } from './browser-download.js';
 import { readChunkBody } from './chunk-body.js';
+import { documentNames } from './resources/documents/documents.js';
+import { inV2Terms } from './resources/v2-resource.js';
 
 /** v2 names of the upload fields whose domain names differ; other keys pass as they are */
 const UPLOAD_NAMES: Record<string, string> = { file_name: 'fileName', file_size: 'fileSize' };
@@ -98,6 +100,12 @@ export function mountFileRoutes(app: Router, h: V2Helpers): void {
   app.put('/documents/externaldocument', async (req, res) => {
     const { id, ...data } = body(req);
     if (typeof id !== 'string' || !id) throw new BadRequestError('id: the id of the external document is required');
-    h.sendData(res, await h.caller(req).documents.externaldocument.update({ id, data: data as never }));
+    const update = h.caller(req).documents.externaldocument.update;
+    const input = { id, data: documentNames.input(data) } as Parameters<typeof update>[0];
+    try {
+      h.sendData(res, await update(input));
+    } catch (err) {
+      throw inV2Terms(err, documentNames);
+    }
   });
 }

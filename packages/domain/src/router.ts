@@ -7,8 +7,8 @@ import { hrmResources, hrmRouter } from './hrm/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { projectsResources, projectsRouter } from './projects/router.js';
 import { servicesResources, servicesRouter } from './services/router.js';
-import { documentsResources, documentsRouter, invoiceDocumentResources, invoiceDocumentRouter } from './documents/router.js';
-import { timelineResources, timelineRouter } from './timeline/router.js';
+import { documentsRouter, invoiceDocumentRouter } from './documents/router.js';
+import { timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { customfieldsRouter } from './customfields/router.js';
@@ -43,9 +43,6 @@ export const resources: AnyResource[] = [
   ...hoursResources,
   ...costsResources,
   ...hrmResources,
-  ...documentsResources,
-  ...invoiceDocumentResources,
-  ...timelineResources,
   ...salesResources,
 ];
 

@@ -4,7 +4,7 @@ import { debtor } from './debtor/debtor.entity.js';
 import { myOrganizationProfileRouter, myOrganizationRouter } from './myorganization/myorganization.router.js';
 import { organizationRouter } from './organization/organization.router.js';
 import { personRouter } from './person/person.router.js';
-import { documentType } from '../documents/document-type.entity.js';
+import { documentTypeFor } from '../documents/document-type.entity.js';
 import { entityQueries } from '../shared/entity/index.js';
 import { country, gender, industry, interest, organizationSize, relationType } from './reference/reference.entities.js';
 
@@ -22,5 +22,5 @@ export const crmRouter = router({
   relationtype: router(entityQueries(relationType)),
   debtor: router(entityQueries(debtor)),
   /** the document types, read with the CRM right */
-  documenttype: router(entityQueries({ ...documentType, module: 'crm' })),
+  documenttype: router(entityQueries(documentTypeFor('crm'))),
 });

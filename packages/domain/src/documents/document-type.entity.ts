@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ModuleName } from '../shared/rights.js';
 import { defineEntity, f } from '../shared/entity/index.js';
 
 /** A kind of document and where it may be used; reference data, read-only. */
@@ -29,3 +30,8 @@ export const documentType = defineEntity({
 });
 
 export type DocumentType = z.infer<typeof documentType.schema>;
+
+/** The document types as records of another module embed them, read under that module's right. */
+export function documentTypeFor(module: ModuleName): typeof documentType {
+  return module === documentType.module ? documentType : { ...documentType, module };
+}

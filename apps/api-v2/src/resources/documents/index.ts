@@ -1,5 +1,5 @@
 import type { AnyV2Resource } from '../v2-resource.js';
-import { documentTypeV2 } from './documenttype.js';
+import { documentResourcesV2 } from './documents.js';
 
-/** The documents module's v2 resources. */
-export const documentsV2Resources: AnyV2Resource[] = [documentTypeV2];
+/** The documents module's v2 resources (invoices/document among them). */
+export const documentsV2Resources: AnyV2Resource[] = documentResourcesV2;
