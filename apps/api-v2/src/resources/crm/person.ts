@@ -1,4 +1,5 @@
 import type { Person } from '@bo/domain/crm/person/person.entity';
+import { customFieldValuesV2 } from '../customfields/values.js';
 import { employeeReferenceV2 } from '../hrm/employee-reference.js';
 import { v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
@@ -44,7 +45,7 @@ export const personV2 = v2Resource<Person>({
         work_mobile: c.workMobile,
         interests: (c.organization?.interests ?? []).map(interestV2),
       })),
-      custom_fields: p.customFields,
+      custom_fields: customFieldValuesV2(p.customFields),
       created_at: names.output(p.createdAt),
       updated_at: names.output(p.updatedAt),
       is_active: p.isActive,
