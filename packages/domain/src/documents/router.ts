@@ -11,7 +11,7 @@ import {
   updateExternalDocumentInput,
 } from './document.schema.js';
 import { documentType } from './document-type.entity.js';
-import { openDocumentFile } from './download-document.js';
+import { documentFileSchema, openDocumentFile } from './download-document.js';
 import { removeDocument } from './remove-document.js';
 import { updateDocument } from './update-document.js';
 import { updateExternalDocument } from './update-external-document.js';
@@ -31,7 +31,10 @@ export const documentsRouter = router({
     delete: entityDelete(externalDocument),
   }),
   // rights are checked inside: documents, or invoices for an invoice's document
-  download: userProcedure.input(z.object({ id: z.string().min(1) })).query(({ ctx, input }) => openDocumentFile(ctx, input.id)),
+  download: userProcedure
+    .input(z.object({ id: z.string().min(1) }))
+    .output(documentFileSchema)
+    .query(({ ctx, input }) => openDocumentFile(ctx, input.id)),
 });
 
 /** invoices.document: the documents linked to an invoice, read with the invoices right; mounted under invoices. */
