@@ -122,7 +122,9 @@ export default async function bench(): Promise<void> {
       if (env === 'bench-a') token = tok;
       const principal = await system.auth.authenticate({ environment: env, key: tok.key, secret: tok.secret });
       const user = createCaller({ prisma: service.database.prisma, principal, clock: systemClock });
-      const field = await user.crm.organizationcustomfields.create({ data: { name: 'tier', label: 'Tier', type: 'text' } });
+      const field = await user.customfields.definitions.organization.create({
+        data: { name: 'tier', label: 'Tier', type: 'text' },
+      });
       fieldIds[env] = field.id;
     }
     const headers = { 'authentication-key': token.key, 'authentication-secret': token.secret };

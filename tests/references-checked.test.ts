@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { v2Resources } from '@bo/api-v2';
+import { entityOf, v2Resources } from '@bo/api-v2';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 import { databaseFingerprint } from './support/snapshot.js';
 
@@ -81,7 +81,7 @@ describe('references are checked on every write', () => {
   for (const resource of writable) {
     // declared references: to-one relations, and plain ids that name a row of an entity
     const refs = Object.entries(
-      resource.entity.fields as Record<
+      entityOf(resource).fields as Record<
         string,
         { kind: string; writable: boolean; target?: () => { table: string }; references?: () => { table: string } }
       >,

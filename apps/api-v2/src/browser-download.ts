@@ -24,3 +24,8 @@ export function createBrowserDownloadRouter(): Router {
   });
   return r;
 }
+
+/** Where a browser with a web session downloads a file: the `download_url` of uploads and documents. */
+export function browserDownloadPath(kind: 'upload' | 'document', id: string): string {
+  return `/web/download/${kind}/${encodeURIComponent(id)}`;
+}

@@ -1,14 +1,47 @@
 import type { Request, Response, Router } from 'express';
-import { BadRequestError } from '@bo/domain';
+import { BadRequestError, toDomainError, ValidationError } from '@bo/domain';
+import type { UploadStatus } from '@bo/domain/uploads/upload.schema';
 import type { V2Helpers } from './app.js';
+import { browserDownloadPath } from './browser-download.js';
 import { readChunkBody } from './chunk-body.js';
+import { documentNames } from './resources/documents/documents.js';
+import { inV2Terms } from './resources/v2-resource.js';
 
-type Procedure = (input: unknown) => Promise<unknown>;
+/** v2 names of the upload fields whose domain names differ; other keys pass as they are */
+const UPLOAD_NAMES: Record<string, string> = { file_name: 'fileName', file_size: 'fileSize' };
+const UPLOAD_V2_NAMES: Record<string, string> = { fileName: 'file_name', fileSize: 'file_size' };
 
-function at(caller: unknown, path: string): Procedure {
-  let node = caller;
-  for (const seg of path.split('.')) node = (node as Record<string, unknown>)[seg];
-  return node as Procedure;
+function uploadInput(b: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [UPLOAD_NAMES[k] ?? k, v]));
+}
+
+/** validation errors of an upload in v2 names */
+async function inV2UploadTerms<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const domain = toDomainError(err);
+    if (domain instanceof ValidationError) {
+      throw new ValidationError(domain.violations.map((v) => ({ ...v, path: UPLOAD_V2_NAMES[v.path] ?? v.path })));
+    }
+    throw err;
+  }
+}
+
+/** The v2 answer of PUT /upload/chunked/{id} (and GET): upload_queue_id and download_url only when done. */
+function uploadStatusV2(u: UploadStatus): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    chunked_upload_id: u.id,
+    pointer: u.received,
+    state: u.state,
+    file_size_current: u.received,
+    file_size_expected: u.fileSize,
+  };
+  if (u.uploadQueueId) {
+    out.upload_queue_id = u.uploadQueueId;
+    out.download_url = browserDownloadPath('upload', u.uploadQueueId);
+  }
+  return out;
 }
 
 function body(req: Request): Record<string, unknown> {
@@ -35,28 +68,26 @@ export function readsOwnBody(req: Request): boolean {
  */
 export function mountFileRoutes(app: Router, h: V2Helpers): void {
   app.post('/upload/chunked', async (req, res) => {
-    h.sendData(res, await at(h.caller(req), 'upload.chunked.start')(body(req)));
+    const started = await inV2UploadTerms(() => h.caller(req).upload.chunked.start(uploadInput(body(req)) as never));
+    h.sendData(res, { chunked_upload_id: started.id });
   });
   app.put('/upload/chunked/:id', async (req, res) => {
     // read here, not by express.json: the chunk stays bytes (see chunk-body.ts)
     const own = await readChunkBody(req);
     try {
-      h.sendData(res, await at(h.caller(req), 'upload.chunked.put')({ ...own.members, id: req.params.id }));
+      const put = h.caller(req).upload.chunked.put;
+      const status = await inV2UploadTerms(() => put({ ...own.members, id: req.params.id } as Parameters<typeof put>[0]));
+      h.sendData(res, uploadStatusV2(status));
     } finally {
       own.release();
     }
   });
   app.get('/upload/chunked/:id', async (req, res) => {
-    h.sendData(res, await at(h.caller(req), 'upload.chunked.get')({ id: req.params.id }));
+    h.sendData(res, uploadStatusV2(await h.caller(req).upload.chunked.get({ id: req.params.id as string })));
   });
 
   app.get('/documents/download/:id', async (req, res: Response) => {
-    const file = (await at(h.caller(req), 'documents.download')({ id: req.params.id })) as {
-      fileName: string;
-      contentType: string;
-      size: number;
-      stream: NodeJS.ReadableStream & { destroy(): void };
-    };
+    const file = await h.caller(req).documents.download({ id: req.params.id as string });
     res.status(200);
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Length', String(file.size));
@@ -69,6 +100,12 @@ export function mountFileRoutes(app: Router, h: V2Helpers): void {
   app.put('/documents/externaldocument', async (req, res) => {
     const { id, ...data } = body(req);
     if (typeof id !== 'string' || !id) throw new BadRequestError('id: the id of the external document is required');
-    h.sendData(res, await at(h.caller(req), 'documents.externaldocument.update')({ id, data }));
+    const update = h.caller(req).documents.externaldocument.update;
+    const input = { id, data: documentNames.input(data) } as Parameters<typeof update>[0];
+    try {
+      h.sendData(res, await update(input));
+    } catch (err) {
+      throw inV2Terms(err, documentNames);
+    }
   });
 }

@@ -5,4 +5,6 @@ export { mountFileRoutes, readsOwnBody } from './files.js';
 export { createBrowserDownloadRouter } from './browser-download.js';
 export { v2Resources } from './resources/index.js';
 export type { AnyV2Resource, V2Resource } from './resources/v2-resource.js';
+export { entityOf } from './resources/v2-resource.js';
 export { v2Mount } from './mount.js';
+export { v2ResourceNames } from './resources/registry.js';

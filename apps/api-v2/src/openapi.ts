@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyV2Operation } from './resources/v2-operation.js';
-import type { AnyV2Resource } from './resources/v2-resource.js';
+import { type AnyV2Resource, entityOf } from './resources/v2-resource.js';
 
 /**
  * The OpenAPI 3.1 document of v2, generated from the v2 resource declarations:
@@ -83,15 +83,16 @@ function inferred(value: unknown): Json {
 }
 
 function readSchema(r: AnyV2Resource): Json {
-  const entityJson = toJson(r.entity.schema) as { properties?: Record<string, Json> };
+  const entity = entityOf(r);
+  const entityJson = toJson(entity.schema) as { properties?: Record<string, Json> };
   const fromEntity = (renamed(entityJson, r.names.toV2) as { properties?: Record<string, Json> }).properties ?? {};
-  const shape = r.read(sample(r.entity.schema)) as Json;
+  const shape = r.read(sample(entity.schema)) as Json;
   const properties: Record<string, Json> = {};
   for (const [key, value] of Object.entries(shape)) {
     // a field the mapping passes through keeps the entity's schema; one it builds is described from what it builds
     const domain = r.names.toDomain(key);
     const declared = fromEntity[key];
-    const passedThrough = declared && domain in (r.entity.fields as object) && !(r.documentAsBuilt ?? []).includes(key);
+    const passedThrough = declared && domain in (entity.fields as object) && !(r.documentAsBuilt ?? []).includes(key);
     properties[key] = passedThrough ? declared : inferred(value);
   }
   return { type: 'object', properties, required: Object.keys(properties) };

@@ -1,17 +1,17 @@
 import { adminRouter } from './admin/router.js';
 import { authRouter } from './auth/router.js';
-import { crmResources, crmRouter } from './crm/router.js';
+import { crmRouter } from './crm/router.js';
 import { costsRouter } from './costs/router.js';
 import { hoursRouter } from './hours/router.js';
 import { hrmRouter } from './hrm/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { projectsResources, projectsRouter } from './projects/router.js';
 import { servicesRouter } from './services/router.js';
-import { documentsResources, documentsRouter, invoiceDocumentResources, invoiceDocumentRouter } from './documents/router.js';
-import { timelineResources, timelineRouter } from './timeline/router.js';
+import { documentsRouter, invoiceDocumentRouter } from './documents/router.js';
+import { timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
-import { customFieldResources, customfieldsRouter } from './customfields/router.js';
+import { customfieldsRouter } from './customfields/router.js';
 import { salesResources, salesRouter } from './sales/router.js';
 import { workflowsRouter } from './workflows/workflow.router.js';
 import type { AnyResource } from './shared/resources/definition.js';
@@ -39,14 +39,6 @@ export const appRouter = router({
 export type AppRouter = typeof appRouter;
 
 /** Every declared resource; v2 routes are made from this list. */
-export const resources: AnyResource[] = [
-  ...crmResources,
-  ...projectsResources,
-  ...documentsResources,
-  ...invoiceDocumentResources,
-  ...timelineResources,
-  ...customFieldResources,
-  ...salesResources,
-];
+export const resources: AnyResource[] = [...projectsResources, ...salesResources];
 
 export const createCaller = createCallerFactory(appRouter);

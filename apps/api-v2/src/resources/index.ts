@@ -11,6 +11,10 @@ import { purchaseV2 } from './projects/purchase.js';
 import { projectFilterV2, projectStatusV2 } from './projects/reference.js';
 import { projectServiceV2 } from './projects/service.js';
 import { defaultServiceV2 } from './services/defaultservice.js';
+import { crmV2Resources } from './crm/index.js';
+import { customFieldsV2Resources } from './customfields/customfields.js';
+import { documentsV2Resources } from './documents/index.js';
+import { timelineV2Resources } from './timeline/timeline.js';
 import type { AnyV2Resource } from './v2-resource.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
 
@@ -34,6 +38,10 @@ export const v2Resources: AnyV2Resource[] = [
   hourTypeV2Resource,
   costTypeV2Resource,
   employeeV2,
+  ...crmV2Resources,
+  ...documentsV2Resources,
+  ...customFieldsV2Resources,
+  ...timelineV2Resources,
 ];
 
 /** v2 paths that are operations rather than resources. */

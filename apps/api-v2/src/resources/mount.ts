@@ -104,9 +104,8 @@ export function mountV2Resource(
   };
 
   const methods = resource.methods ?? {};
-  // a resource that offers no write at all is read-only: writes answer 405 and say so
-  const readOnly = methods.create === false && methods.update === false && methods.delete === false;
-  if (readOnly) {
+  // a resource the contract calls read-only: writes answer 405 and say so
+  if (resource.readOnly) {
     const refuse = (_req: Request, res: Response) => {
       res.setHeader('Allow', 'GET');
       sendErrors(res, 405, [`${resource.path} is read-only: it can be read (GET), not written`]);

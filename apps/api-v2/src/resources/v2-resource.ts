@@ -1,5 +1,6 @@
 import {
   type AnyEntity,
+  appRouter,
   BadRequestError,
   type createCaller,
   ForbiddenError,
@@ -7,6 +8,7 @@ import {
   toDomainError,
   ValidationError,
   type Violation,
+  entityOfSchema,
 } from '@bo/domain';
 import type { z } from 'zod';
 import type { V2Names } from './v2-names.js';
@@ -26,8 +28,8 @@ export interface EntityProcedures<Row> {
 export interface V2Resource<Row> {
   /** below /api/v2, e.g. `crm/organization` */
   path: string;
-  /** the domain entity it shows: its output schema documents the read */
-  entity: AnyEntity;
+  /** the domain entity it shows (its output schema documents the read); found from the procedures when absent */
+  entity?: AnyEntity;
   procedures(caller: Caller): EntityProcedures<Row>;
   names: V2Names;
   /** the v2 read shape of a row (reference: Get…) */
@@ -38,6 +40,8 @@ export interface V2Resource<Row> {
   inputs?: { create?: z.ZodType; update?: z.ZodType; remove?: boolean };
   /** v2 fields the mapping builds itself from an entity field of the same name (documented as built, not as declared) */
   documentAsBuilt?: string[];
+  /** read-only by contract (the workflow defaults): every write answers 405 saying so */
+  readOnly?: boolean;
   /** which of create, update and delete v2 offers, when not all the procedures have */
   methods?: { create?: boolean; update?: boolean; delete?: boolean };
   /**
@@ -91,6 +95,29 @@ export type AnyV2Resource = V2Resource<any>;
 
 export function v2Resource<Row>(r: V2Resource<Row>): V2Resource<Row> {
   return r;
+}
+
+/** The tRPC path a resource's procedures live at, read by walking them with a recording caller. */
+function procedurePath(r: AnyV2Resource): string {
+  const seen: string[] = [];
+  const recorder: unknown = new Proxy(() => {}, {
+    get: (_t, key) => {
+      if (typeof key === 'string') seen.push(key);
+      return recorder;
+    },
+  });
+  r.procedures(recorder as Caller);
+  return seen.join('.');
+}
+
+/** The entity a resource shows: declared, or the one its `get` procedure's output schema belongs to. */
+export function entityOf(r: AnyV2Resource): AnyEntity {
+  if (r.entity) return r.entity;
+  const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def?: { output?: unknown } }> } })._def
+    .procedures;
+  const entity = entityOfSchema(procedures[`${procedurePath(r)}.get`]?._def?.output);
+  if (!entity) throw new Error(`${r.path}: no entity declared and none found from its procedures`);
+  return entity;
 }
 
 /**

@@ -1,64 +1,28 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { router } from '../trpc.js';
-import { contactPersonResource } from './contactperson/contactperson.resource.js';
-import {
-  organizationCustomFieldGroupResource,
-  organizationCustomFieldResource,
-  personCustomFieldGroupResource,
-  personCustomFieldResource,
-} from './custom-fields.resources.js';
-import { debtorResource } from './debtor/debtor.resource.js';
-import { myOrganizationProfileResource, myOrganizationResource } from './myorganization/myorganization.resource.js';
+import { contactPersonRouter } from './contactperson/contactperson.router.js';
+import { debtor } from './debtor/debtor.entity.js';
+import { myOrganizationProfileRouter, myOrganizationRouter } from './myorganization/myorganization.router.js';
 import { mergeRouter } from './merge/merge.router.js';
 import { organizationRouter } from './organization/organization.router.js';
-import { personResource } from './person/person.resource.js';
-import {
-  countryResource,
-  documentTypeResource,
-  genderResource,
-  industryResource,
-  interestResource,
-  organizationSizeResource,
-  relationTypeResource,
-} from './reference/reference.resources.js';
-
-export const crmResources: AnyResource[] = [
-  personResource,
-  contactPersonResource,
-  myOrganizationProfileResource,
-  myOrganizationResource,
-  countryResource,
-  genderResource,
-  industryResource,
-  interestResource,
-  organizationSizeResource,
-  relationTypeResource,
-  debtorResource,
-  documentTypeResource,
-  organizationCustomFieldResource,
-  personCustomFieldResource,
-  organizationCustomFieldGroupResource,
-  personCustomFieldGroupResource,
-];
+import { personRouter } from './person/person.router.js';
+import { documentTypeFor } from '../documents/document-type.entity.js';
+import { entityQueries } from '../shared/entity/index.js';
+import { country, gender, industry, interest, organizationSize, relationType } from './reference/reference.entities.js';
 
 export const crmRouter = router({
   organization: organizationRouter,
   merge: mergeRouter,
-  person: resourceRouter(personResource),
-  contactperson: resourceRouter(contactPersonResource),
-  myorganizationprofile: resourceRouter(myOrganizationProfileResource),
-  myorganization: resourceRouter(myOrganizationResource),
-  country: resourceRouter(countryResource),
-  gender: resourceRouter(genderResource),
-  industry: resourceRouter(industryResource),
-  interests: resourceRouter(interestResource),
-  organizationsize: resourceRouter(organizationSizeResource),
-  relationtype: resourceRouter(relationTypeResource),
-  debtor: resourceRouter(debtorResource),
-  documenttype: resourceRouter(documentTypeResource),
-  organizationcustomfields: resourceRouter(organizationCustomFieldResource),
-  personcustomfields: resourceRouter(personCustomFieldResource),
-  organizationcustomfieldgroups: resourceRouter(organizationCustomFieldGroupResource),
-  personcustomfieldgroups: resourceRouter(personCustomFieldGroupResource),
+  person: personRouter,
+  contactperson: contactPersonRouter,
+  myorganizationprofile: myOrganizationProfileRouter,
+  myorganization: myOrganizationRouter,
+  country: router(entityQueries(country)),
+  gender: router(entityQueries(gender)),
+  industry: router(entityQueries(industry)),
+  interests: router(entityQueries(interest)),
+  organizationsize: router(entityQueries(organizationSize)),
+  relationtype: router(entityQueries(relationType)),
+  debtor: router(entityQueries(debtor)),
+  /** the document types, read with the CRM right */
+  documenttype: router(entityQueries(documentTypeFor('crm'))),
 });

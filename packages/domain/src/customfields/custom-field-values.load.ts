@@ -1,7 +1,8 @@
 import type { TenantSql } from '@bo/db';
 import type { Db } from '../shared/resources/definition.js';
 import type { EntityTransaction } from '../shared/entity/transaction.js';
-import { type CustomFieldRow, customFieldInclude, definitionView, valueView } from './custom-field.view.js';
+import type { CustomFieldValue } from './custom-field-value.schema.js';
+import { type CustomFieldRow, customFieldInclude, valueView } from './custom-field.view.js';
 
 export type CustomFieldValueView = ReturnType<typeof valueView>;
 
@@ -48,23 +49,41 @@ export function customFieldValuesJson(entityId: string, environmentParam = '$1')
 }
 
 /**
- * The v2 `custom_fields` list of an entity from its values object (see customFieldValuesJson):
+ * The custom fields of an entity from its values object (see customFieldValuesJson):
  * every defined field, value null when unset. The definition part is built once per page.
  */
 export function customFieldViews(
   definitions: CustomFieldRow[],
-): (values: Record<string, string | null> | null) => CustomFieldValueView[] {
-  const bases = definitions.map((d) => ({ d, base: definitionView(d) }));
+): (values: Record<string, string | null> | null) => CustomFieldValue[] {
+  const bases = definitions.map((d) => ({
+    d,
+    base: {
+      id: d.id,
+      name: d.name,
+      label: d.label,
+      type: d.type.type,
+      renderType: d.type.renderType,
+      position: d.position,
+      filterable: d.filterable,
+      searchable: d.searchable,
+      mandatory: d.mandatory,
+      valueType: d.type.valueType,
+      group: d.group
+        ? { id: d.group.id, name: d.group.name, position: d.group.position, model: d.group.model, type: d.group.type }
+        : null,
+      options: d.options.map((o) => ({ id: o.id, label: o.label, value: o.value, position: o.position })),
+    },
+  }));
   return (values) =>
     bases.map(({ d, base }) => {
       const value = values?.[d.id] ?? null;
       const option = value === null ? undefined : d.options.find((o) => o.value === value);
-      return { ...base, value, display_value: value === null ? null : (option?.label ?? value) };
+      return { ...base, value, displayValue: value === null ? null : (option?.label ?? value) };
     });
 }
 
 /**
- * The v2 `custom_fields` list of every entity of a page, in two queries whatever
+ * (resources declared the earlier way) The v2 `custom_fields` list of every entity of a page, in two queries whatever
  * the page size: the model's definitions once, the values of all ids at once.
  * Every defined field is listed; value null when unset.
  */

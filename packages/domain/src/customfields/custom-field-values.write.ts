@@ -5,7 +5,7 @@ import type { EntityTransaction as Db } from '../shared/entity/transaction.js';
 import type { CustomFieldRow } from './custom-field.view.js';
 import { loadDefinitions } from './custom-field-values.load.js';
 
-/** `custom_fields: [{name, value}]` as v2 writes send it (reference: PostCustomFieldValue). */
+/** The custom-field values a write names: `[{name, value}]`; fields not named keep their value. */
 export const customFieldValuesSchema = z
   .array(
     z.object({

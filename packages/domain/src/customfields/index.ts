@@ -2,21 +2,22 @@
  * Custom fields, for every area that has them (organization, person, project,
  * sale, hours). Definitions live per environment and model (custom_field, with
  * groups, types and options); values live in one table keyed by
- * (custom_field_id, entity_id). To give a resource custom fields:
+ * (custom_field_id, entity_id). To give an entity custom fields:
  *
- *   sql:   { ...yourSqlModel, customFields: customFieldsFilter('project') }
- *          → q[custom_fields.<name>]=… works with every operator and wildcard
- *   load:  const cf = await loadCustomFields(db, environmentId, 'project', ids)
- *          → Map id → the v2 `custom_fields` list (display_value, mandatory, …),
- *            in a fixed number of queries for the whole page
- *   write: schema field `custom_fields: customFieldValuesSchema`, then
- *          await writeCustomFields(tx, 'project', id, input.custom_fields, 'create' | 'update')
+ *   declaration: `customFields: f.customFields('project', customFieldValueSchema)`
+ *          → the page loader reads them (customFieldViews) and
+ *            q[custom_fields.<name>]=… filters with every operator and wildcard
+ *   write: input field `customFields: customFieldValuesSchema`, then
+ *          await writeCustomFields(tx, 'project', id, input.customFields, 'create' | 'update')
  *          → validates names, value types, options and mandatory fields (400 per field)
  *   delete: await deleteCustomFieldValues(tx, id)
- *   definitions as a v2 resource: customFieldDefinitionResource('project', 'projects/projectcustomfields', 'projects')
+ *   definitions: customfields.definitions.<model> and customfields.groups.<model> (router.ts)
+ *
+ * loadCustomFields (and custom-field.view.ts) serve the resources still declared
+ * the earlier way (projects, sales) until they are converted.
  *
  * The model keys are seeded per environment (CUSTOM_FIELD_MODELS); a model not
- * seeded there has no custom fields, and a resource without the hook answers 400
+ * seeded there has no custom fields, and an entity without the field answers 400
  * to a custom-field filter.
  */
 export { customFieldsFilter } from './custom-field.sql.js';
@@ -33,6 +34,4 @@ export {
   writeCustomFields,
   type CustomFieldValuesInput,
 } from './custom-field-values.write.js';
-export { customFieldDefinitionResource } from './custom-field.resource.js';
-export { modelCustomFieldGroupResource } from './custom-field-group.resource.js';
 export { CUSTOM_FIELD_MODELS } from './customfields.seed.js';

@@ -1,9 +1,11 @@
-import type { WriteContext } from '../shared/resources/definition.js';
+import type { EntityUpdate } from '../shared/entity/index.js';
 import type { UpdateCustomFieldOptionInput } from './custom-field.schema.js';
 
-export async function updateCustomFieldOption({ tx, now }: WriteContext, id: string, input: UpdateCustomFieldOptionInput) {
-  await tx.customFieldOption.update({
-    where: { id },
-    data: { label: input.label, value: input.value, position: input.position, updatedAt: now },
-  });
-}
+export const updateCustomFieldOption: EntityUpdate<UpdateCustomFieldOptionInput> = {
+  async run({ tx, now }, id, input) {
+    await tx.customFieldOption.update({
+      where: { id },
+      data: { label: input.label, value: input.value, position: input.position, updatedAt: now },
+    });
+  },
+};

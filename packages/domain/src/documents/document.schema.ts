@@ -1,31 +1,31 @@
 import { z } from 'zod';
-import { linkedToSchema } from './linked-to.js';
+import { linkedToInput } from './linked-to.js';
 
-/** Write shapes of documents/document (reference PostDocument, PutDocument). */
-export const createDocumentSchema = z.strictObject({
-  upload_queue_id: z.string().min(1),
+/** Write shapes of a document, in domain terms. */
+export const createDocumentInput = z.strictObject({
+  uploadQueueId: z.string().min(1),
   title: z.string().trim().min(1, 'title must not be empty').max(255),
-  document_type_id: z.string().min(1).nullable().optional(),
-  linked_to: linkedToSchema,
+  documentTypeId: z.string().min(1).nullable().optional(),
+  linkedTo: linkedToInput,
 });
-export type CreateDocumentInput = z.infer<typeof createDocumentSchema>;
+export type CreateDocumentInput = z.infer<typeof createDocumentInput>;
 
-export const updateDocumentSchema = z.strictObject({
+export const updateDocumentInput = z.strictObject({
   title: z.string().trim().min(1, 'title must not be empty').max(255).optional(),
-  document_type_id: z.string().min(1).nullable().optional(),
+  documentTypeId: z.string().min(1).nullable().optional(),
   /** a new finished upload replaces the file; the old bytes are removed by the upload clean-up */
-  upload_queue_id: z.string().min(1).optional(),
-  linked_to: linkedToSchema.optional(),
+  uploadQueueId: z.string().min(1).optional(),
+  linkedTo: linkedToInput.optional(),
 });
-export type UpdateDocumentInput = z.infer<typeof updateDocumentSchema>;
+export type UpdateDocumentInput = z.infer<typeof updateDocumentInput>;
 
-export const createExternalDocumentSchema = z.strictObject({
+export const createExternalDocumentInput = z.strictObject({
   title: z.string().trim().min(1, 'title must not be empty').max(255),
   url: z.url({ protocol: /^https?$/, error: 'a valid http or https URL is required' }).max(2000),
-  document_type_id: z.string().min(1).nullable().optional(),
-  linked_to: linkedToSchema,
+  documentTypeId: z.string().min(1).nullable().optional(),
+  linkedTo: linkedToInput,
 });
-export type CreateExternalDocumentInput = z.infer<typeof createExternalDocumentSchema>;
+export type CreateExternalDocumentInput = z.infer<typeof createExternalDocumentInput>;
 
-export const updateExternalDocumentSchema = createExternalDocumentSchema.partial();
-export type UpdateExternalDocumentInput = z.infer<typeof updateExternalDocumentSchema>;
+export const updateExternalDocumentInput = createExternalDocumentInput.partial();
+export type UpdateExternalDocumentInput = z.infer<typeof updateExternalDocumentInput>;

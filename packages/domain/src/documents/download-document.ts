@@ -1,15 +1,18 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
 import { NotFoundError } from '../shared/errors.js';
 import { hasRight, requireRight } from '../shared/rights.js';
 import type { UserContext } from '../trpc.js';
 import { requireStorage } from '../uploads/require-storage.js';
 
-export interface DocumentFile {
-  fileName: string;
-  contentType: string;
-  size: number;
-  stream: Readable;
-}
+/** A document's file: its name, type and size, and its bytes as a stream. */
+export const documentFileSchema = z.object({
+  fileName: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  stream: z.custom<Readable>((v) => v instanceof Readable, 'a readable stream'),
+});
+export type DocumentFile = z.infer<typeof documentFileSchema>;
 
 /**
  * GET /documents/download/{id}: the file, streamed from storage. The token's

@@ -1,45 +1,82 @@
-import type { SqlModel } from '@bo/db';
 import { z } from 'zod';
-import { assertReferencesExist } from '../shared/references.js';
-import type { Db } from '../shared/resources/definition.js';
+import { defineEntity, f, type ReferenceCheck, type TargetEntity } from '../shared/entity/index.js';
+import type { ModuleName } from '../shared/rights.js';
 
 /**
- * `linked_to` of documents, external documents and timeline messages: the one
- * entity a record belongs to. Keys as in the v2 reference (PostDocumentLinkedTo):
- * person_id, organization_id, sales_id, project_id, invoice_id, employee_id.
- * Stored as plain columns (linked_<type>_id); the entities' tables belong to
- * other modules, so existence is checked here by table name.
+ * `linkedTo` of documents, external documents and timeline messages: the one
+ * entity a record belongs to. Stored as plain columns (linked_<type>_id); the
+ * entities' tables belong to other modules, so existence is checked by table.
  */
+const target = (type: string, table: string, module: ModuleName): TargetEntity => ({ type, table, module, fields: {} });
+
 export const LINK_KEYS = {
-  person_id: { column: 'linked_person_id', table: 'person', type: 'person', field: 'linkedPersonId' },
-  organization_id: {
+  personId: { column: 'linked_person_id', type: 'person', target: target('person', 'person', 'crm') },
+  organizationId: {
     column: 'linked_organization_id',
-    table: 'organization',
     type: 'organization',
-    field: 'linkedOrganizationId',
+    target: target('organization', 'organization', 'crm'),
   },
-  sales_id: { column: 'linked_sale_id', table: 'sale', type: 'sale', field: 'linkedSaleId' },
-  project_id: { column: 'linked_project_id', table: 'project', type: 'project', field: 'linkedProjectId' },
-  invoice_id: { column: 'linked_invoice_id', table: 'invoice', type: 'invoice', field: 'linkedInvoiceId' },
-  employee_id: { column: 'linked_employee_id', table: 'employee', type: 'employee', field: 'linkedEmployeeId' },
+  saleId: { column: 'linked_sale_id', type: 'sale', target: target('sale', 'sale', 'sales') },
+  projectId: { column: 'linked_project_id', type: 'project', target: target('project', 'project', 'projects') },
+  invoiceId: { column: 'linked_invoice_id', type: 'invoice', target: target('invoice', 'invoice', 'invoices') },
+  employeeId: { column: 'linked_employee_id', type: 'employee', target: target('employee', 'employee', 'hrm') },
 } as const;
 export type LinkKey = keyof typeof LINK_KEYS;
-const KEYS = Object.keys(LINK_KEYS) as LinkKey[];
+export const LINK_KEY_NAMES = Object.keys(LINK_KEYS) as LinkKey[];
+
+/** The link of a record: at most one of the ids is set. */
+export const linkShape = z.object({
+  personId: z.string().nullable(),
+  organizationId: z.string().nullable(),
+  saleId: z.string().nullable(),
+  projectId: z.string().nullable(),
+  invoiceId: z.string().nullable(),
+  employeeId: z.string().nullable(),
+});
+export type Link = z.infer<typeof linkShape>;
+
+/**
+ * The link columns of a table as an entity of their own, so that a record's
+ * `linkedTo` reads as one object and filters as `linkedTo.invoiceId`.
+ */
+export function linkEntity(table: string, module: ModuleName) {
+  return defineEntity({
+    type: `${table}_link`,
+    table,
+    module,
+    fields: {
+      id: f.id(),
+      personId: f.string({ column: LINK_KEYS.personId.column }),
+      organizationId: f.string({ column: LINK_KEYS.organizationId.column }),
+      saleId: f.string({ column: LINK_KEYS.saleId.column }),
+      projectId: f.string({ column: LINK_KEYS.projectId.column }),
+      invoiceId: f.string({ column: LINK_KEYS.invoiceId.column }),
+      employeeId: f.string({ column: LINK_KEYS.employeeId.column }),
+    },
+  });
+}
+
+/** The `linkedTo` field of a record over its own table's link columns. */
+export function linkedToField(table: string, module: ModuleName) {
+  const links = linkEntity(table, module);
+  return f.one(() => links, linkShape, { remote: 'id', writable: false });
+}
 
 const linkObject = z
   .strictObject(
-    Object.fromEntries(KEYS.map((k) => [k, z.string().min(1).nullable().optional()])) as Record<
+    Object.fromEntries(LINK_KEY_NAMES.map((k) => [k, z.string().min(1).nullable().optional()])) as Record<
       LinkKey,
       z.ZodOptional<z.ZodNullable<z.ZodString>>
     >,
   )
-  .refine((o) => KEYS.filter((k) => o[k]).length === 1, {
-    message: `name exactly one of ${KEYS.join(', ')}`,
+  .refine((o) => LINK_KEY_NAMES.filter((k) => o[k]).length === 1, {
+    // the message names the keys as clients of the reference send them
+    message: 'name exactly one of person_id, organization_id, sales_id, project_id, invoice_id, employee_id',
   });
 
-/** An object with one key; the reference's array form of one such object is accepted too. */
-export const linkedToSchema = z.union([linkObject, z.array(linkObject).length(1, 'link to exactly one entity')]);
-export type LinkedToInput = z.infer<typeof linkedToSchema>;
+/** An object with one key; the array form of one such object is accepted too. */
+export const linkedToInput = z.union([linkObject, z.array(linkObject).length(1, 'link to exactly one entity')]);
+export type LinkedToInput = z.infer<typeof linkedToInput>;
 
 export interface LinkColumns {
   linkedPersonId: string | null;
@@ -49,6 +86,15 @@ export interface LinkColumns {
   linkedInvoiceId: string | null;
   linkedEmployeeId: string | null;
 }
+
+const COLUMN_FIELDS: Record<LinkKey, keyof LinkColumns> = {
+  personId: 'linkedPersonId',
+  organizationId: 'linkedOrganizationId',
+  saleId: 'linkedSaleId',
+  projectId: 'linkedProjectId',
+  invoiceId: 'linkedInvoiceId',
+  employeeId: 'linkedEmployeeId',
+};
 
 export function linkColumns(input: LinkedToInput): LinkColumns {
   const o = Array.isArray(input) ? input[0] : input;
@@ -60,41 +106,16 @@ export function linkColumns(input: LinkedToInput): LinkColumns {
     linkedInvoiceId: null,
     linkedEmployeeId: null,
   };
-  for (const k of KEYS) {
+  for (const k of LINK_KEY_NAMES) {
     const v = o?.[k];
-    if (v) out[LINK_KEYS[k].field] = v;
+    if (v) out[COLUMN_FIELDS[k]] = v;
   }
   return out;
 }
 
 /** The linked entity must exist in the caller's environment: otherwise 400 naming the key. */
-export async function assertLinkExists(tx: Db, environmentId: string, cols: LinkColumns): Promise<void> {
-  await assertReferencesExist(
-    tx,
-    environmentId,
-    KEYS.map((k) => ({ path: `linked_to.${k}`, table: LINK_KEYS[k].table, id: cols[LINK_KEYS[k].field] })),
-  );
-}
-
-/** v2 read shape (reference LinkedToEntity), plus the key the filter uses. */
-export function linkedToV2(row: LinkColumns): Record<string, unknown>[] {
-  return KEYS.filter((k) => row[LINK_KEYS[k].field]).map((k) => ({
-    id: row[LINK_KEYS[k].field],
-    label: null,
-    type: LINK_KEYS[k].type,
-    [k]: row[LINK_KEYS[k].field],
-  }));
-}
-
-export function linkedToV3(row: LinkColumns): { type: string; id: string } | null {
-  const k = KEYS.find((key) => row[LINK_KEYS[key].field]);
-  return k ? { type: LINK_KEYS[k].type, id: row[LINK_KEYS[k].field] as string } : null;
-}
-
-/** `q[linked_to.invoice_id]=…`: a relation of the table onto itself exposing the link columns. */
-export function linkedToSql(table: string): SqlModel {
-  return {
-    table,
-    fields: Object.fromEntries(KEYS.map((k) => [k, { column: LINK_KEYS[k].column, type: 'id' as const }])),
-  };
+export function linkReferences(input: LinkedToInput | undefined): ReferenceCheck[] {
+  if (!input) return [];
+  const cols = linkColumns(input);
+  return LINK_KEY_NAMES.map((k) => ({ path: `linkedTo.${k}`, target: LINK_KEYS[k].target, id: cols[COLUMN_FIELDS[k]] }));
 }

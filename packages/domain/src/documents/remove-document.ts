@@ -1,11 +1,11 @@
-import type { WriteContext } from '../shared/resources/definition.js';
+import type { EntityRemove } from '../shared/entity/index.js';
 import { releaseUpload } from './document.write.js';
 
-/** DELETE documents/document/{id}: its attachments go with it; its bytes go to the upload clean-up. */
-export async function removeDocument({ tx, now }: WriteContext, id: string): Promise<void> {
-  const doc = await tx.document.findFirst({ where: { id } });
+/** Deletes a document: its attachments go with it; its bytes go to the upload clean-up. */
+export const removeDocument: EntityRemove = async (w, id) => {
+  const doc = await w.tx.document.findFirst({ where: { id } });
   if (!doc) return;
-  await tx.timelineAttachment.deleteMany({ where: { documentId: id } });
-  await tx.document.delete({ where: { id } });
-  await releaseUpload(tx, doc.uploadId, now);
-}
+  await w.tx.timelineAttachment.deleteMany({ where: { documentId: id } });
+  await w.tx.document.delete({ where: { id } });
+  await releaseUpload(w, doc.uploadId, w.now);
+};

@@ -1,22 +1,41 @@
 import { z } from 'zod';
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
+import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
 import { router, userProcedure } from '../trpc.js';
-import { documentTypeResource } from './document-type.resource.js';
-import { documentResource, invoiceDocumentResource } from './document.resource.js';
-import { openDocumentFile } from './download-document.js';
-import { externalDocumentResource } from './external-document.resource.js';
-
-export const documentsResources: AnyResource[] = [documentResource, documentTypeResource, externalDocumentResource];
-export const invoiceDocumentResources: AnyResource[] = [invoiceDocumentResource];
+import { createDocument } from './create-document.js';
+import { createExternalDocument } from './create-external-document.js';
+import { document, externalDocument, invoiceDocument } from './document.entity.js';
+import {
+  createDocumentInput,
+  createExternalDocumentInput,
+  updateDocumentInput,
+  updateExternalDocumentInput,
+} from './document.schema.js';
+import { documentType } from './document-type.entity.js';
+import { documentFileSchema, openDocumentFile } from './download-document.js';
+import { removeDocument } from './remove-document.js';
+import { updateDocument } from './update-document.js';
+import { updateExternalDocument } from './update-external-document.js';
 
 export const documentsRouter = router({
-  document: resourceRouter(documentResource),
-  documenttype: resourceRouter(documentTypeResource),
-  externaldocument: resourceRouter(externalDocumentResource),
+  document: router({
+    ...entityQueries(document),
+    create: entityCreate(document, createDocumentInput, createDocument),
+    update: entityUpdate(document, updateDocumentInput, updateDocument),
+    delete: entityDelete(document, removeDocument),
+  }),
+  documenttype: router(entityQueries(documentType)),
+  externaldocument: router({
+    ...entityQueries(externalDocument),
+    create: entityCreate(externalDocument, createExternalDocumentInput, createExternalDocument),
+    update: entityUpdate(externalDocument, updateExternalDocumentInput, updateExternalDocument),
+    delete: entityDelete(externalDocument),
+  }),
   // rights are checked inside: documents, or invoices for an invoice's document
-  download: userProcedure.input(z.object({ id: z.string().min(1) })).query(({ ctx, input }) => openDocumentFile(ctx, input.id)),
+  download: userProcedure
+    .input(z.object({ id: z.string().min(1) }))
+    .output(documentFileSchema)
+    .query(({ ctx, input }) => openDocumentFile(ctx, input.id)),
 });
 
-/** invoices.document: mounted under the invoices path by the app router. */
-export const invoiceDocumentRouter = resourceRouter(invoiceDocumentResource);
+/** invoices.document: the documents linked to an invoice, read with the invoices right; mounted under invoices. */
+export const invoiceDocumentRouter = router(entityQueries(invoiceDocument));

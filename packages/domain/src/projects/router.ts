@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { purchaseType } from '../costs/coststype/coststype.entity.js';
-import { customFieldDefinitionResource, modelCustomFieldGroupResource } from '../customfields/index.js';
 import {
   createEntity,
   entityCreate,
@@ -13,7 +12,6 @@ import {
   updateEntity,
 } from '../shared/entity/index.js';
 import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { moduleProcedure, router } from '../trpc.js';
 import { assignmentRouter } from './assignment/assignment.router.js';
 import { approveAcquisitionProject } from './project/approve-acquisition-project.js';
@@ -50,15 +48,7 @@ import {
 } from './service/project-service.schema.js';
 import { updateProjectService } from './service/update-project-service.js';
 
-/** The custom-field definitions and groups of projects (reference: projects/projectcustomfields…). */
-export const projectCustomFieldResource = customFieldDefinitionResource('project', 'projects/projectcustomfields', 'projects');
-export const projectCustomFieldGroupResource = modelCustomFieldGroupResource(
-  'project',
-  'projects/projectcustomfieldgroups',
-  'projects',
-);
-
-export const projectsResources: AnyResource[] = [projectCustomFieldResource, projectCustomFieldGroupResource];
+export const projectsResources: AnyResource[] = [];
 
 const write = () => moduleProcedure('projects', 'write');
 const read = () => moduleProcedure('projects', 'read');
@@ -74,8 +64,6 @@ export const projectsRouter = router({
       .input(z.object({ id, data: planningBudgetInput }))
       .query(({ ctx, input }) => projectPlanningBudget(ctx, input.id, input.data)),
   }),
-  projectcustomfields: resourceRouter(projectCustomFieldResource),
-  projectcustomfieldgroups: resourceRouter(projectCustomFieldGroupResource),
   service: router({
     ...entityQueries(projectService),
     create: entityCreate(projectService, createProjectServiceInput, createProjectService),

@@ -1,12 +1,20 @@
-import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
+import { entityCreate, entityDelete, entityQueries } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
-import { attachmentResource, messageResource, messageTypeResource } from './timeline.resource.js';
-
-export const timelineResources: AnyResource[] = [messageResource, messageTypeResource, attachmentResource];
+import { createAttachment } from './create-attachment.js';
+import { createMessage } from './create-message.js';
+import { createAttachmentInput, createMessageInput } from './message.schema.js';
+import { attachment, message, messageType } from './timeline.entity.js';
 
 export const timelineRouter = router({
-  message: resourceRouter(messageResource),
-  messagetype: resourceRouter(messageTypeResource),
-  attachment: resourceRouter(attachmentResource),
+  message: router({
+    ...entityQueries(message),
+    create: entityCreate(message, createMessageInput, createMessage),
+    delete: entityDelete(message),
+  }),
+  messagetype: router(entityQueries(messageType)),
+  attachment: router({
+    ...entityQueries(attachment),
+    create: entityCreate(attachment, createAttachmentInput, createAttachment),
+    delete: entityDelete(attachment),
+  }),
 });

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Models } from '@bo/db';
+import { type Models, transactionReader } from '@bo/db';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newEntityId } from '../shared/ids.js';
 import type { UserContext } from '../trpc.js';
 import { requireStorage } from './require-storage.js';
 import { DEFAULT_UPLOAD_CONFIG, MAX_CHUNK_ENCODED_LENGTH } from './upload-config.js';
-import type { PutChunkInput } from './upload.schema.js';
-import { uploadStatusV2 } from './upload.view.js';
+import type { PutChunkInput, UploadStatus } from './upload.schema.js';
+import { uploadStatus } from './upload.view.js';
 import { decodeBase64Bytes } from './base64.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -49,7 +49,7 @@ function decodeChunk(chunk: string | Uint8Array, into: Buffer): Buffer {
  * offset is committed after they are written. A crash in between leaves
  * unconfirmed bytes that the next chunk overwrites, never a corrupt file.
  */
-export async function putChunk(ctx: UserContext, input: PutChunkInput): Promise<Record<string, unknown>> {
+export async function putChunk(ctx: UserContext, input: PutChunkInput): Promise<UploadStatus> {
   requireStorage(ctx);
   const scratch = spare.pop() ?? Buffer.allocUnsafeSlow(DECODED_MAX);
   try {
@@ -59,7 +59,7 @@ export async function putChunk(ctx: UserContext, input: PutChunkInput): Promise<
   }
 }
 
-async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer): Promise<Record<string, unknown>> {
+async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer): Promise<UploadStatus> {
   const storage = requireStorage(ctx);
   const config = ctx.services?.uploads ?? DEFAULT_UPLOAD_CONFIG;
   if (input.checksum && createHash('sha256').update(bytes).digest('hex') !== input.checksum.toLowerCase()) {
@@ -69,12 +69,8 @@ async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer
   }
   return ctx.db.$transaction(
     async (tx) => {
-      const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT id FROM chunked_upload WHERE id = $1 AND environment_id = $2 FOR UPDATE`,
-        input.id,
-        ctx.principal.environmentId,
-      );
-      if (rows.length === 0) throw new NotFoundError('chunked upload', input.id);
+      if (!(await transactionReader(tx, ctx.principal.environmentId).lockForUpdate('chunked_upload', input.id)))
+        throw new NotFoundError('chunked upload', input.id);
       const u = (await tx.chunkedUpload.findFirst({ where: { id: input.id } })) as Models.ChunkedUploadModel;
       const received = Number(u.received);
       const size = Number(u.fileSize);
@@ -83,7 +79,7 @@ async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer
       // (two writers, or a client that lost track), never silently dropped with a 200
       if (input.pointer !== undefined && input.pointer + bytes.length === received && input.pointer < received) {
         const stored = await storage.readAt(u.storageKey, input.pointer, bytes.length);
-        if (stored.equals(bytes)) return uploadStatusV2(u);
+        if (stored.equals(bytes)) return uploadStatus(u);
         throw new ConflictError(
           `bytes ${input.pointer} to ${received} are confirmed with other content; the upload is at byte ${received}`,
         );
@@ -121,7 +117,7 @@ async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer
           updatedAt: now,
         },
       });
-      return uploadStatusV2(updated);
+      return uploadStatus(updated);
     },
     { timeout: 60_000, maxWait: 60_000 },
   );

@@ -5,12 +5,12 @@ import type { UserContext } from '../trpc.js';
 import { DEFAULT_UPLOAD_CONFIG } from './upload-config.js';
 import type { StartUploadInput } from './upload.schema.js';
 
-/** POST /upload/chunked: an empty upload that accepts chunks until file_size bytes have come. */
-export async function startUpload(ctx: UserContext, input: StartUploadInput): Promise<{ chunked_upload_id: string }> {
+/** POST /upload/chunked: an empty upload that accepts chunks until its file size in bytes have come. */
+export async function startUpload(ctx: UserContext, input: StartUploadInput): Promise<{ id: string }> {
   const config = ctx.services?.uploads ?? DEFAULT_UPLOAD_CONFIG;
-  if (input.file_size > config.maxFileSize) {
+  if (input.fileSize > config.maxFileSize) {
     throw new ValidationError([
-      { path: 'file_size', message: `files are limited to ${config.maxFileSize} bytes`, code: 'too_big' },
+      { path: 'fileSize', message: `files are limited to ${config.maxFileSize} bytes`, code: 'too_big' },
     ]);
   }
   const hex = randomBytes(16).toString('hex');
@@ -21,11 +21,11 @@ export async function startUpload(ctx: UserContext, input: StartUploadInput): Pr
       id,
       environmentId: SCOPED_ENVIRONMENT,
       userId: ctx.principal.userId,
-      fileName: input.file_name,
-      fileSize: BigInt(input.file_size),
+      fileName: input.fileName,
+      fileSize: BigInt(input.fileSize),
       storageKey: `uploads/${hex.slice(0, 2)}/${hex}`,
       expiresAt: new Date(now.getTime() + config.expirySeconds * 1000),
     },
   });
-  return { chunked_upload_id: id };
+  return { id };
 }

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 export const startUploadSchema = z.strictObject({
-  file_name: z
+  fileName: z
     .string()
     .trim()
     .min(1, 'file_name must not be empty')
     .max(255)
     .refine((n) => !/[/\\\0]/.test(n), 'file_name may not contain / or \\'),
   // the reference sends it as a string of digits; a number is fine too
-  file_size: z
+  fileSize: z
     .union([z.number(), z.string().regex(/^\d+$/, 'file_size must be a whole number of bytes').transform(Number)])
     .pipe(
       z
@@ -33,3 +33,16 @@ export const putChunkSchema = z.strictObject({
     .optional(),
 });
 export type PutChunkInput = z.infer<typeof putChunkSchema>;
+
+/** A started upload. */
+export const startedUploadSchema = z.object({ id: z.string() });
+
+/** Where an upload stands: the bytes received of the expected size; the queued file's id once done. */
+export const uploadStatusSchema = z.object({
+  id: z.string(),
+  state: z.string(),
+  received: z.number().int(),
+  fileSize: z.number().int(),
+  uploadQueueId: z.string().nullable(),
+});
+export type UploadStatus = z.infer<typeof uploadStatusSchema>;

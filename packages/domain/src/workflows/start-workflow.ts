@@ -1,6 +1,6 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { organization } from '../crm/organization/organization.entity.js';
-import { person } from '../crm/person/person.target.js';
+import { person } from '../crm/person/person.entity.js';
 import { employee } from '../hrm/employee/employee.entity.js';
 import type { EntityCreate, ReferenceCheck } from '../shared/entity/index.js';
 import { ValidationError } from '../shared/errors.js';

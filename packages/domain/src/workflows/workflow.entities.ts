@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { organization } from '../crm/organization/organization.entity.js';
-import { person } from '../crm/person/person.target.js';
+import { person } from '../crm/person/person.entity.js';
 import { employee } from '../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
 

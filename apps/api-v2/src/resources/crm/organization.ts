@@ -1,5 +1,6 @@
 import { type Organization, organization } from '@bo/domain/crm/organization/organization.entity';
 import { createOrganizationInput, updateOrganizationInput } from '@bo/domain/crm/organization/organization.schema';
+import { customFieldValuesV2 } from '../customfields/values.js';
 import { employeeReferenceV2 } from '../hrm/employee-reference.js';
 import { v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
@@ -25,12 +26,13 @@ export const organizationV2 = v2Resource<Organization>({
   documentAsBuilt: ['visiting_address', 'postal_address', 'relation_manager', 'debtor'],
   names,
   read: (o) => {
-    const { debtor, relationManager, visitingAddress, postalAddress, ...rest } = o;
+    const { debtor, relationManager, visitingAddress, postalAddress, customFields, ...rest } = o;
     return {
       ...(names.output(rest) as Record<string, unknown>),
       visiting_address: address(visitingAddress),
       postal_address: address(postalAddress),
       relation_manager: relationManager ? employeeReferenceV2(relationManager) : null,
+      custom_fields: customFieldValuesV2(customFields),
       debtor: {
         ...(names.output(debtor) as object),
         payment_term: null,

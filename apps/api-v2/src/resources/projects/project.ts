@@ -1,3 +1,4 @@
+import { customFieldValuesV2 } from '../customfields/values.js';
 import { createProjectInput, updateProjectInput } from '@bo/domain/projects/project/project.schema';
 import { type Project, project } from '@bo/domain/projects/project/project.entity';
 import { projectBudget } from '@bo/domain/projects/service/budget';
@@ -39,7 +40,7 @@ export const projectV2 = v2Resource<Project>({
     employees: p.employees.map((e) => (e.employee ? employeeSimpleV2(e.employee) : null)),
     teams: [],
     budget: budgetV2(projectBudget(p)),
-    custom_fields: p.customFields,
+    custom_fields: customFieldValuesV2(p.customFields),
     is_reverse_billing: false,
     is_invoice_approval: false,
     copied_from_project: null,

@@ -42,6 +42,7 @@ export const defaultWorkflowV2 = v2Resource<DefaultWorkflow>({
   names: plain,
   read: (d) => plain.output(d) as Record<string, unknown>,
   methods: readOnly,
+  readOnly: true,
 });
 
 export const defaultWorkflowGroupV2 = v2Resource({
@@ -51,6 +52,7 @@ export const defaultWorkflowGroupV2 = v2Resource({
   names: plain,
   read: (d) => plain.output(d) as Record<string, unknown>,
   methods: readOnly,
+  readOnly: true,
 });
 
 export const defaultActionV2 = v2Resource({
@@ -60,6 +62,7 @@ export const defaultActionV2 = v2Resource({
   names: plain,
   read: (d) => plain.output(d) as Record<string, unknown>,
   methods: readOnly,
+  readOnly: true,
 });
 
 export const defaultTaskV2 = v2Resource({
@@ -69,4 +72,5 @@ export const defaultTaskV2 = v2Resource({
   names: plain,
   read: (d) => plain.output(d) as Record<string, unknown>,
   methods: readOnly,
+  readOnly: true,
 });

@@ -2,25 +2,25 @@ import { z } from 'zod';
 
 const text = z.string().max(10_000).nullable().optional();
 
-/** reference: PostContactPerson */
-export const createContactPersonSchema = z.object({
-  organization_id: z.string().min(1),
-  person_id: z.string().min(1),
-  is_active: z.boolean().optional(),
-  work_function: text,
-  work_email: text,
-  work_phone: text,
-  work_mobile: text,
+/** A new contact link: the organization and the person, with the person's work details there. */
+export const createContactPersonInput = z.object({
+  organizationId: z.string().min(1),
+  personId: z.string().min(1),
+  isActive: z.boolean().optional(),
+  workFunction: text,
+  workEmail: text,
+  workPhone: text,
+  workMobile: text,
 });
-export type CreateContactPersonInput = z.infer<typeof createContactPersonSchema>;
+export type CreateContactPersonInput = z.infer<typeof createContactPersonInput>;
 
-/** reference: PutContactPerson (the organization of a link does not change) */
-export const updateContactPersonSchema = z.object({
-  is_active: z.boolean().optional(),
-  work_function: text,
-  work_email: text,
-  work_phone: text,
-  work_mobile: text,
-  person_id: z.string().min(1).optional(),
+/** A change of a contact link (the organization of a link does not change). */
+export const updateContactPersonInput = z.object({
+  isActive: z.boolean().optional(),
+  workFunction: text,
+  workEmail: text,
+  workPhone: text,
+  workMobile: text,
+  personId: z.string().min(1).optional(),
 });
-export type UpdateContactPersonInput = z.infer<typeof updateContactPersonSchema>;
+export type UpdateContactPersonInput = z.infer<typeof updateContactPersonInput>;

@@ -3,16 +3,15 @@ import { newEntityId } from '../../shared/ids.js';
 import type { EntityTransaction as Db } from '../../shared/entity/transaction.js';
 
 export interface ContactLinkValues {
-  work_function?: string | null;
-  work_email?: string | null;
-  work_phone?: string | null;
-  work_mobile?: string | null;
+  workFunction?: string | null;
+  workEmail?: string | null;
+  workPhone?: string | null;
+  workMobile?: string | null;
 }
 
 /**
  * Links a person to an organization as a contact, or updates the existing link.
- * Both sides write links (organization.linked_persons_contacts and
- * person.linked_as_contact_to_organization): one operation, one place.
+ * Both sides write links (an organization's contacts and a person's): one operation, one place.
  */
 export async function upsertContactLink(
   tx: Db,
@@ -20,10 +19,10 @@ export async function upsertContactLink(
   now: Date,
 ): Promise<void> {
   const values = {
-    workFunction: link.work_function,
-    workEmail: link.work_email,
-    workPhone: link.work_phone,
-    workMobile: link.work_mobile,
+    workFunction: link.workFunction,
+    workEmail: link.workEmail,
+    workPhone: link.workPhone,
+    workMobile: link.workMobile,
   };
   await tx.contactPerson.upsert({
     where: { organizationId_personId: { organizationId: link.organizationId, personId: link.personId } },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { moduleProcedure, router } from '../../trpc.js';
 import { organization } from '../organization/organization.entity.js';
-import { person } from '../person/person.target.js';
+import { person } from '../person/person.entity.js';
 import { compareRelations } from './compare-relations.js';
 import { mergeRelation, type RelationKind } from './merge-relation.js';
 import { compareInput, compareResult, mergeInput, mergeResult } from './merge-relation.schema.js';

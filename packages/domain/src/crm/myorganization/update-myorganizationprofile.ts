@@ -1,13 +1,10 @@
-import type { WriteContext } from '../../shared/resources/definition.js';
+import type { EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdateMyOrganizationProfileInput } from './myorganizationprofile.schema.js';
-import { assertProfileReferences, keepOneMainProfile, profileColumns } from './myorganizationprofile.write.js';
+import { keepOneMainProfile, profileColumns } from './myorganizationprofile.write.js';
 
-export async function updateMyOrganizationProfile(
-  { ctx, tx, now }: WriteContext,
-  id: string,
-  input: UpdateMyOrganizationProfileInput,
-) {
-  await assertProfileReferences(tx, ctx.principal.environmentId, input);
-  await tx.myOrganizationProfile.update({ where: { id }, data: { ...profileColumns(input), updatedAt: now } });
-  await keepOneMainProfile(tx, id, input, now);
-}
+export const updateMyOrganizationProfile: EntityUpdate<UpdateMyOrganizationProfileInput> = {
+  async run({ tx, now }, id, input) {
+    await tx.myOrganizationProfile.update({ where: { id }, data: { ...profileColumns(input), updatedAt: now } });
+    await keepOneMainProfile(tx, id, input, now);
+  },
+};

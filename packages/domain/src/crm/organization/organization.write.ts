@@ -4,7 +4,7 @@ import type { EntityTransaction, ReferenceCheck } from '../../shared/entity/inde
 import type { AddressInput } from '../address.entity.js';
 import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { contactPerson } from '../contactperson/contactperson.entity.js';
-import { person } from '../person/person.target.js';
+import { person } from '../person/person.entity.js';
 import type { DebtorInput, UpdateOrganizationInput } from './organization.schema.js';
 
 /** Column values of the scalar fields a write names; absent fields stay as they are. */
@@ -93,10 +93,10 @@ export async function writeLinkedContacts(
       {
         organizationId,
         personId: link.personId,
-        work_function: link.workFunction,
-        work_email: link.workEmail,
-        work_phone: link.workPhone,
-        work_mobile: link.workMobile,
+        workFunction: link.workFunction,
+        workEmail: link.workEmail,
+        workPhone: link.workPhone,
+        workMobile: link.workMobile,
       },
       now,
     );

@@ -1,8 +1,8 @@
 import { deleteCustomFieldValues } from '../../customfields/index.js';
-import type { WriteContext } from '../../shared/resources/definition.js';
+import type { EntityRemove } from '../../shared/entity/index.js';
 
 /** Deletes the person (links, address and contact rows follow by cascade) and its custom-field values. */
-export async function deletePerson({ tx }: WriteContext, id: string) {
+export const deletePerson: EntityRemove = async ({ tx }, id) => {
   await deleteCustomFieldValues(tx, id);
   await tx.person.delete({ where: { id } });
-}
+};

@@ -1,72 +1,78 @@
+import { parseDateTime } from '@bo/db';
 import { z } from 'zod';
 import { customFieldValuesSchema } from '../../customfields/index.js';
-import { addressInputSchema } from '../address.js';
+import { addressInput } from '../address.entity.js';
 
-/** Write shapes of crm/person (reference: PostPerson), snake_case as v2 sends them. */
+/** Write shapes of a person, in domain terms. */
 const text = z.string().max(10_000).nullable().optional();
 const reference = z
   .object({ id: z.string().min(1) })
   .nullable()
   .optional();
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 const personFields = {
-  gender_id: z.string().min(1).nullable().optional(),
+  genderId: z.string().min(1).nullable().optional(),
+  /** the gender by its name, when no genderId is given */
   gender: z.enum(['Male', 'Female', 'Unknown']).nullable().optional(),
-  use_custom_salutation: z.boolean().optional(),
-  custom_salutation: text,
+  useCustomSalutation: z.boolean().optional(),
+  customSalutation: text,
   initials: text,
-  first_name: text,
-  family_name_prefix: text,
-  date_of_birth: z
+  firstName: text,
+  familyNamePrefix: text,
+  dateOfBirth: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD')
+    .regex(DATE, 'a date is YYYY-MM-DD')
+    // parseDateTime refuses dates such as 1990-02-30 that Date would roll over into March
+    .refine((d) => !DATE.test(d) || parseDateTime(d) !== null, 'not a calendar date')
     .nullable()
     .optional(),
   note: text,
   email: text,
   phone: text,
-  website_url: text,
-  twitter_url: text,
-  linkedin_url: text,
-  facebook_url: text,
-  relation_number: text,
-  bank_account: text,
-  bank_bic: text,
-  invoice_receiver: text,
-  mailing_list_email: text,
-  is_active: z.boolean().optional(),
-  relation_type: reference,
-  relation_manager: reference,
-  address: addressInputSchema,
+  websiteUrl: text,
+  twitterUrl: text,
+  linkedinUrl: text,
+  facebookUrl: text,
+  relationNumber: text,
+  bankAccount: text,
+  bankBic: text,
+  invoiceReceiver: text,
+  mailingListEmail: text,
+  isActive: z.boolean().optional(),
+  relationType: reference,
+  relationManager: reference,
+  address: addressInput,
   /** the whole set of the person's interests */
   interests: z.array(z.object({ id: z.string().min(1) })).optional(),
   /** value true adds the person to the list, false takes it off; lists not named stay as they are */
-  mailing_lists: z.array(z.object({ id: z.string().min(1), value: z.boolean() })).optional(),
-  /** links to organizations, added or updated per organization_id */
-  linked_as_contact_to_organization: z
+  mailingLists: z.array(z.object({ id: z.string().min(1), value: z.boolean() })).optional(),
+  /** links to organizations, added or updated per organization */
+  contacts: z
     .array(
       z.object({
-        organization_id: z.string().min(1),
-        work_function: text,
-        work_email: text,
-        work_phone: text,
-        work_mobile: text,
+        organizationId: z.string().min(1),
+        workFunction: text,
+        workEmail: text,
+        workPhone: text,
+        workMobile: text,
       }),
     )
     .optional(),
-  custom_fields: customFieldValuesSchema,
+  customFields: customFieldValuesSchema,
 };
 
-/** family_name is mandatory on POST (2023-08) … */
-export const createPersonSchema = z.object({
-  family_name: z.string().trim().min(1, 'family_name must not be empty').max(255),
+/** the family name is mandatory on create (2023-08) … */
+export const createPersonInput = z.object({
+  familyName: z.string().trim().min(1, 'family_name must not be empty').max(255),
   ...personFields,
 });
-export type CreatePersonInput = z.infer<typeof createPersonSchema>;
+export type CreatePersonInput = z.infer<typeof createPersonInput>;
 
-/** … and not on PUT (2023-09): left out, it keeps its value. */
-export const updatePersonSchema = z.object({
-  family_name: z.string().trim().min(1, 'family_name must not be empty').max(255).optional(),
+/** … and not on update (2023-09): left out, it keeps its value. */
+export const updatePersonInput = z.object({
+  familyName: z.string().trim().min(1, 'family_name must not be empty').max(255).optional(),
   ...personFields,
 });
-export type UpdatePersonInput = z.infer<typeof updatePersonSchema>;
+export type UpdatePersonInput = z.infer<typeof updatePersonInput>;

@@ -6,6 +6,7 @@ export const relationType = defineEntity({
   type: 'relationtype',
   table: 'relation_type',
   module: 'crm',
+  defaultSort: [{ path: 'label', dir: 'asc' }],
   nameField: 'label',
   fields: {
     id: f.id(),
@@ -21,6 +22,7 @@ export const industry = defineEntity({
   type: 'industry',
   table: 'industry',
   module: 'crm',
+  defaultSort: [{ path: 'name', dir: 'asc' }],
   fields: { id: f.id(), name: f.requiredString(), createdAt: f.createdAt(), updatedAt: f.updatedAt() },
 });
 
@@ -28,6 +30,7 @@ export const organizationSize = defineEntity({
   type: 'organizationsize',
   table: 'organization_size',
   module: 'crm',
+  defaultSort: [{ path: 'name', dir: 'asc' }],
   fields: { id: f.id(), name: f.requiredString(), createdAt: f.createdAt(), updatedAt: f.updatedAt() },
 });
 
@@ -47,6 +50,31 @@ export const interest = defineEntity({
   },
 });
 
+export const country = defineEntity({
+  type: 'country',
+  table: 'country',
+  module: 'crm',
+  defaultSort: [{ path: 'name', dir: 'asc' }],
+  fields: { id: f.id(), name: f.requiredString(), countryCode: f.requiredString(), languageCode: f.string() },
+});
+
+export const gender = defineEntity({
+  type: 'gender',
+  table: 'gender',
+  module: 'crm',
+  defaultSort: [{ path: 'name', dir: 'asc' }],
+  fields: { id: f.id(), name: f.requiredString() },
+});
+
+/** An external mailing list a person's address can be put on. */
+export const mailingList = defineEntity({
+  type: 'mailinglist',
+  table: 'mailing_list',
+  module: 'crm',
+  defaultSort: [{ path: 'name', dir: 'asc' }],
+  fields: { id: f.id(), name: f.requiredString() },
+});
+
 /** How other entities embed a piece of reference data. */
 export const relationTypeReference = z.object({
   id: z.string(),
@@ -62,3 +90,10 @@ export const interestReference = z.object({
   organization: z.boolean(),
   person: z.boolean(),
 });
+
+export type Country = z.infer<typeof country.schema>;
+export type Gender = z.infer<typeof gender.schema>;
+export type Industry = z.infer<typeof industry.schema>;
+export type Interest = z.infer<typeof interest.schema>;
+export type OrganizationSize = z.infer<typeof organizationSize.schema>;
+export type RelationType = z.infer<typeof relationType.schema>;

@@ -1,5 +1,5 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { person } from '../../crm/person/person.target.js';
+import { person } from '../../crm/person/person.entity.js';
 import type { EntityCreate, EntityUpdate, ReferenceCheck } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { CreateEmployeeInput, UpdateEmployeeInput } from './employee.schema.js';

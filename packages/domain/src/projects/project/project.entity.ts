@@ -2,7 +2,7 @@ import { contactPerson } from '../../crm/contactperson/contactperson.entity.js';
 import { myOrganizationProfileTarget } from '../../crm/myorganization/myorganizationprofile.target.js';
 import { z } from 'zod';
 import { organization } from '../../crm/organization/organization.entity.js';
-import { person } from '../../crm/person/person.target.js';
+import { person } from '../../crm/person/person.entity.js';
 import { customFieldValueSchema } from '../../customfields/custom-field-value.schema.js';
 import { employee } from '../../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';

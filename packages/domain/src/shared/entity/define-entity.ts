@@ -143,6 +143,12 @@ export function sqlModelOf(entity: TargetEntity): SqlModel {
 }
 
 const byTable = new Map<string, AnyEntity>();
+const bySchema = new WeakMap<object, AnyEntity>();
+
+/** The entity whose output schema this is (a procedure's `.output()` names the entity it returns). */
+export function entityOfSchema(schema: unknown): AnyEntity | undefined {
+  return schema && typeof schema === 'object' ? bySchema.get(schema) : undefined;
+}
 
 /**
  * The entity declared for a table (the fullest, where an area also declares a small
@@ -174,6 +180,7 @@ export function defineEntity<F extends FieldMap>(decl: EntityDeclaration<F>): En
     loader: undefined as unknown as EntityLoader<RowOf<F>>,
   };
   (entity as { loader: EntityLoader<RowOf<F>> }).loader = entityLoader<RowOf<F>>(entity);
+  bySchema.set(schema, entity);
   const known = byTable.get(entity.table);
   if (!known || Object.keys(known.fields).length < Object.keys(entity.fields).length) byTable.set(entity.table, entity);
   return entity;

@@ -6,6 +6,7 @@
 export { f, restrictedReference, snakeCase, type AnyField, type TargetEntity } from './fields.js';
 export {
   defineEntity,
+  entityOfSchema,
   entityOfTable,
   sqlModelOf,
   type AnyEntity,

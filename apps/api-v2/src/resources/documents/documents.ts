@@ -1,0 +1,60 @@
+import type { Document, ExternalDocument } from '@bo/domain/documents/document.entity';
+import { browserDownloadPath } from '../../browser-download.js';
+import { v2Names } from '../v2-names.js';
+import { type AnyV2Resource, v2Resource } from '../v2-resource.js';
+import { documentTypeV2 } from './documenttype.js';
+import { LINK_NAMES, linkedToV2 } from './linked-to.js';
+
+export const documentNames = v2Names(LINK_NAMES);
+
+const typeV2 = (t: { id: string; label: string } | null) => (t ? { id: t.id, label: t.label } : null);
+
+/** reference GetDocument, plus the file's name, size and type. */
+function documentV2(d: Document): Record<string, unknown> {
+  return {
+    id: d.id,
+    title: d.title,
+    download_url: browserDownloadPath('document', d.id),
+    document_type: typeV2(d.documentType),
+    linked_to: linkedToV2(d.linkedTo),
+    created_by: d.createdById ? { id: d.createdById, person_id: null, name: null } : null,
+    file_name: d.fileName,
+    file_size: d.fileSize,
+    content_type: d.contentType,
+    created_at: documentNames.output(d.createdAt),
+    updated_at: documentNames.output(d.updatedAt),
+  };
+}
+
+export const documentV2Resource = v2Resource<Document>({
+  path: 'documents/document',
+  procedures: (c) => c.documents.document,
+  names: documentNames,
+  read: documentV2,
+});
+
+/** invoices/document: the documents linked to an invoice; read-only. */
+export const invoiceDocumentV2 = v2Resource<Document>({
+  path: 'invoices/document',
+  procedures: (c) => c.invoices.document,
+  names: documentNames,
+  methods: { create: false, update: false, delete: false },
+  read: documentV2,
+});
+
+export const externalDocumentV2 = v2Resource<ExternalDocument>({
+  path: 'documents/externaldocument',
+  procedures: (c) => c.documents.externaldocument,
+  names: documentNames,
+  read: (d) => ({
+    id: d.id,
+    title: d.title,
+    url: d.url,
+    document_type: typeV2(d.documentType),
+    linked_to: linkedToV2(d.linkedTo),
+    created_at: documentNames.output(d.createdAt),
+    updated_at: documentNames.output(d.updatedAt),
+  }),
+});
+
+export const documentResourcesV2: AnyV2Resource[] = [documentV2Resource, externalDocumentV2, invoiceDocumentV2, documentTypeV2];

@@ -1,0 +1,61 @@
+import type { Attachment, Message, MessageType } from '@bo/domain/timeline/timeline.entity';
+import { browserDownloadPath } from '../../browser-download.js';
+import { LINK_NAMES, linkedToV2 } from '../documents/linked-to.js';
+import { v2Names } from '../v2-names.js';
+import { type AnyV2Resource, v2Resource } from '../v2-resource.js';
+
+const names = v2Names({ ...LINK_NAMES, messagetype_id: 'messageTypeId' });
+
+function messageTypeV2(t: Pick<MessageType, 'id' | 'label' | 'blocked' | 'logAction'>) {
+  return { id: t.id, label: t.label, blocked: t.blocked, log_action: t.logAction };
+}
+
+function attachmentV2(a: { id: string; documentId: string }) {
+  return {
+    id: a.id,
+    attachment_type: { id: 'document', label: 'Document' },
+    title: null,
+    document_id: a.documentId,
+    download_link: browserDownloadPath('document', a.documentId),
+  };
+}
+
+/** timeline/message: reference GetMessage plus source_type (2026-06); messages are not changed once written. */
+export const messageV2 = v2Resource<Message>({
+  path: 'timeline/message',
+  procedures: (c) => c.timeline.message,
+  names,
+  methods: { update: false },
+  read: (m) => ({
+    id: m.id,
+    attachments: m.attachments.map(attachmentV2),
+    message_type: m.messageType ? messageTypeV2(m.messageType) : null,
+    linked_to: linkedToV2(m.linkedTo),
+    created_by: m.createdById ? { id: m.createdById, type: 'user', label: null, image: null } : null,
+    created_at: names.output(m.createdAt),
+    updated_at: names.output(m.updatedAt),
+    title: m.title,
+    content_fields: m.contentFields,
+    content: m.content,
+    display_date: names.output(m.displayDate),
+    source_type: m.sourceType,
+  }),
+});
+
+export const messageTypeV2Resource = v2Resource<MessageType>({
+  path: 'timeline/messagetype',
+  procedures: (c) => c.timeline.messagetype,
+  names,
+  methods: { create: false, update: false, delete: false },
+  read: messageTypeV2,
+});
+
+export const attachmentV2Resource = v2Resource<Attachment>({
+  path: 'timeline/attachment',
+  procedures: (c) => c.timeline.attachment,
+  names,
+  methods: { update: false },
+  read: (a) => ({ ...attachmentV2(a), message_id: a.message?.id ?? null, created_at: names.output(a.createdAt) }),
+});
+
+export const timelineV2Resources: AnyV2Resource[] = [messageV2, messageTypeV2Resource, attachmentV2Resource];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { organization } from '../organization/organization.entity.js';
+
+/** Which users may use a company profile; a profile without rows is open to every user. */
+export const myOrganizationProfileAccess = defineEntity({
+  type: 'myorganizationprofileaccess',
+  table: 'my_organization_profile_access',
+  module: 'crm',
+  fields: { id: f.id({ column: 'profile_id' }), userId: f.requiredString() },
+});
+
+const profileFields = {
+  id: f.id(),
+  /** the organization record of the company itself, when one is kept */
+  organization: f.ref((): TargetEntity => organization, z.object({ id: z.string(), name: z.string() }), {
+    column: 'organization_id',
+  }),
+  name: f.string(),
+  cocCode: f.string(),
+  vatNumber: f.string(),
+  bankAccount: f.string(),
+  blocked: f.boolean(),
+  mainProfile: f.boolean(),
+  access: f.many(() => myOrganizationProfileAccess, z.object({ userId: z.string() }), {
+    remote: 'profile_id',
+    writable: false,
+    orderBy: (a) => `${a}.user_id`,
+  }),
+  createdAt: f.createdAt(),
+  updatedAt: f.updatedAt(),
+};
+
+/** A company profile of the environment: the company's own name, registration and bank details. */
+export const myOrganizationProfile = defineEntity({
+  type: 'myorganizationprofile',
+  table: 'my_organization_profile',
+  module: 'crm',
+  fields: profileFields,
+});
+
+/**
+ * The company profiles the user may use (2024-10): the ones granted to the user,
+ * and the ones granted to nobody (open to all).
+ */
+export const myOrganization = defineEntity({
+  type: 'myorganizationprofile',
+  table: 'my_organization_profile',
+  module: 'crm',
+  fields: profileFields,
+  scope: (ctx) => ({
+    or: [
+      { path: 'access.userId', op: 'eq', value: ctx.principal.userId },
+      { path: 'access', op: 'eq', value: 'null' },
+    ],
+  }),
+});
+
+export type MyOrganizationProfile = z.infer<typeof myOrganizationProfile.schema>;
