@@ -8,13 +8,16 @@ export { defineEntity, sqlModelOf, type AnyEntity, type Entity, type EntityRow, 
 export type { PageSource } from './entity-loader.js';
 export {
   type EntityCreate,
+  entityEventData,
   type EntityRemove,
   type EntityUpdate,
   getEntity,
+  inWrite,
   type ListResult,
   listEntity,
+  recordChange,
   type WriteContext,
 } from './entity-crud.js';
 export { assertReferences, declaredReferences, type ReferenceCheck } from './entity-references.js';
-export { entityCreate, entityDelete, entityQueries, entityUpdate, listQuerySchema } from './entity-router.js';
+export { entityCreate, entityDelete, entityQueries, entityUpdate, idInputSchema, listQuerySchema } from './entity-router.js';
 export type { EntityTransaction } from './transaction.js';
