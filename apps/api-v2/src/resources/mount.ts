@@ -89,6 +89,23 @@ export function mountV2Resource(
     const data = names.input(bodyObject(req)) as never;
     sendData(res, await translated(() => update({ id: req.params.id as string, data })));
   });
+  for (const action of resource.actions ?? []) {
+    const route = `${base}/:id/${action.name}`;
+    const run = async (req: Request, res: Response) => {
+      const body =
+        action.method === 'GET'
+          ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+          : req.body === undefined
+            ? {}
+            : bodyObject(req);
+      const data = names.input(body) as never;
+      const result = await translated(() => action.call(res.locals.caller as Caller)({ id: req.params.id as string, data }));
+      sendData(res, action.read ? action.read(result as never) : result);
+    };
+    if (action.method === 'GET') app.get(route, run);
+    else if (action.method === 'PUT') app.put(route, run);
+    else app.post(route, run);
+  }
   app.delete(`${base}/:id`, async (req, res, next) => {
     const remove = call(res).delete;
     if (!remove || methods.delete === false) return next();

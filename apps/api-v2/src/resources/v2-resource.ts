@@ -24,6 +24,17 @@ export interface V2Resource<Row> {
   alwaysSelected?: string[];
   /** which of create, update and delete v2 offers, when not all the procedures have */
   methods?: { create?: boolean; update?: boolean; delete?: boolean };
+  /** extra operations on one row, mounted as `{path}/{id}/{name}` (duplicate, planningBudget, …) */
+  actions?: V2Action[];
+}
+
+/** An operation on one row: the body (or, for GET, the query) in v2 names goes to the procedure as `data`. */
+export interface V2Action {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT';
+  call(caller: Caller): (input: { id: string; data: never }) => Promise<unknown>;
+  /** the v2 shape of the answer; the answer as it is when absent */
+  read?: (result: never) => unknown;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds resources of any row type
