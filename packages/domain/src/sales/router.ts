@@ -1,17 +1,26 @@
-import { customFieldDefinitionResource, modelCustomFieldGroupResource } from '../customfields/index.js';
 import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
+import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
-import { saleResource } from './sale.resource.js';
+import { saleCustomField, saleCustomFieldGroup } from './sale-custom-field.entity.js';
+import {
+  createSaleCustomField,
+  createSaleCustomFieldInput,
+  updateSaleCustomField,
+  updateSaleCustomFieldInput,
+} from './sale-custom-field.write.js';
+import { saleRouter } from './sale.router.js';
 
-/** The custom-field definitions and groups of sales (reference: sales/salescustomfields…). */
-export const saleCustomFieldResource = customFieldDefinitionResource('sale', 'sales/salescustomfields', 'sales');
-export const saleCustomFieldGroupResource = modelCustomFieldGroupResource('sale', 'sales/salescustomfieldgroups', 'sales');
-
-export const salesResources: AnyResource[] = [saleResource, saleCustomFieldResource, saleCustomFieldGroupResource];
-
+/** The sales module: sales, and the custom-field definitions and groups of sales. */
 export const salesRouter = router({
-  sales: resourceRouter(saleResource),
-  salescustomfields: resourceRouter(saleCustomFieldResource),
-  salescustomfieldgroups: resourceRouter(saleCustomFieldGroupResource),
+  sales: saleRouter,
+  salescustomfields: router({
+    ...entityQueries(saleCustomField),
+    create: entityCreate(saleCustomField, createSaleCustomFieldInput, createSaleCustomField),
+    update: entityUpdate(saleCustomField, updateSaleCustomFieldInput, updateSaleCustomField),
+    delete: entityDelete(saleCustomField),
+  }),
+  salescustomfieldgroups: router(entityQueries(saleCustomFieldGroup)),
 });
+
+/** Sales are declared as entities now; nothing of sales is mounted from the earlier registry. */
+export const salesResources: AnyResource[] = [];
