@@ -212,6 +212,12 @@ export function createV3Router(opts: V3Options): Router {
         if (!body || typeof body !== 'object' || Array.isArray(body)) {
           return sendProblem(req, res, problem(400, 'The body must be a JSON object.'));
         }
+        if ('call' in endpoint) {
+          const data = body as Record<string, unknown>;
+          const input = endpoint.mapInput ? endpoint.mapInput(data, id) : endpoint.withId ? { id, data } : { data };
+          const result: unknown = await endpoint.call(caller)(input);
+          return res.status(endpoint.status).json(endpoint.map ? await endpoint.map(result, caller) : result);
+        }
         const input = endpoint.withId ? { ...(body as object), id } : body;
         const result = await procedureAt(caller, endpoint.procedure)(input);
         return res.status(endpoint.status).json(result);

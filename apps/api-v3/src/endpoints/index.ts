@@ -1,9 +1,9 @@
 import { type LegacyEndpoint, legacyEndpoints } from './legacy.js';
 import { organizationEndpoints } from './organization.js';
-import type { GetEndpoint, ListEndpoint } from './types.js';
+import type { AnyCommandEndpoint, GetEndpoint, ListEndpoint } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds endpoints of any row type
-export type Endpoint = ListEndpoint<any> | GetEndpoint<any> | LegacyEndpoint;
+export type Endpoint = ListEndpoint<any> | GetEndpoint<any> | AnyCommandEndpoint | LegacyEndpoint;
 
 /** Every v3 endpoint by name: `{entity}.{action}`. */
 export const endpoints: Record<string, Endpoint> = {

@@ -45,3 +45,27 @@ export function listEndpoint<Row>(e: Omit<ListEndpoint<Row>, 'kind'>): ListEndpo
 export function getEndpoint<Row>(e: Omit<GetEndpoint<Row>, 'kind'>): GetEndpoint<Row> {
   return { kind: 'get', ...e };
 }
+
+/**
+ * A command: POST with a JSON body (and `/{id}` when `withId`), calling a typed
+ * procedure. `mapInput` turns the body (and id) into the procedure's input (default:
+ * `{ data: body }`, plus `id` when `withId`); `map` shapes the answer (it may read
+ * more through the caller, e.g. the entity a command changed).
+ */
+export interface CommandEndpoint<In, Out> {
+  kind: 'command';
+  call: (c: Caller) => (input: In) => Promise<Out>;
+  mapInput?: (body: Record<string, unknown>, id: string | undefined) => In;
+  map?: (result: Out, c: Caller) => unknown;
+  /** success status: 201 for creating commands, 200 otherwise */
+  status: 200 | 201;
+  withId?: boolean;
+  doc: EndpointDoc;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a table holds commands of any input and answer
+export type AnyCommandEndpoint = CommandEndpoint<any, any>;
+
+export function commandEndpoint<In, Out>(e: Omit<CommandEndpoint<In, Out>, 'kind'>): CommandEndpoint<In, Out> {
+  return { kind: 'command', ...e };
+}
