@@ -13,8 +13,8 @@ import {
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { parseListParams } from './query-language.js';
-import { mountV2Resource } from './resources/mount.js';
-import { v2Resources } from './resources/index.js';
+import { mountV2Operation, mountV2Resource } from './resources/mount.js';
+import { v2Operations, v2Resources } from './resources/index.js';
 
 export type RateLimiter = (
   key: string,
@@ -151,6 +151,7 @@ export function createV2Router(opts: V2Options): Router {
   opts.extend?.(app, helpers);
 
   for (const resource of v2Resources) mountV2Resource(app, resource, bodyObject);
+  for (const operation of v2Operations) mountV2Operation(app, operation, bodyObject);
 
   for (const def of resources) {
     const base = `/${def.name}`;

@@ -3,7 +3,7 @@ import type { createCaller } from '@bo/domain';
 import { sendData } from '../envelope.js';
 import { parseListParams } from '../query-language.js';
 import { applySelect } from '../select.js';
-import { type AnyV2Resource, inV2Terms } from './v2-resource.js';
+import { type AnyV2Resource, inV2Terms, type V2Operation } from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -111,4 +111,32 @@ export function mountV2Resource(
     if (!remove || methods.delete === false) return next();
     sendData(res, await translated(() => remove({ id: req.params.id as string })));
   });
+}
+
+/** Mounts an operation of its own path on one row: `{path}/{id}`, the body (or query) in v2 names. */
+export function mountV2Operation(
+  app: Router,
+  operation: V2Operation,
+  bodyObject: (req: Request) => Record<string, unknown>,
+): void {
+  const route = `/${operation.path}/:id`;
+  const run = async (req: Request, res: Response) => {
+    const body =
+      operation.method === 'GET'
+        ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+        : req.body === undefined
+          ? {}
+          : bodyObject(req);
+    const caller = res.locals.caller as Caller;
+    try {
+      const data = operation.names.input(body) as never;
+      const result = await operation.call(caller)({ id: req.params.id as string, data });
+      sendData(res, operation.read ? await operation.read(result as never, caller) : result);
+    } catch (err) {
+      throw inV2Terms(err, operation.names);
+    }
+  };
+  if (operation.method === 'GET') app.get(route, run);
+  else if (operation.method === 'PUT') app.put(route, run);
+  else app.post(route, run);
 }

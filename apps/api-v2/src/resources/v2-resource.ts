@@ -26,6 +26,26 @@ export interface V2Resource<Row> {
   methods?: { create?: boolean; update?: boolean; delete?: boolean };
   /** extra operations on one row, mounted as `{path}/{id}/{name}` (duplicate, planningBudget, …) */
   actions?: V2Action[];
+  /**
+   * false when the shared conformance walk cannot check it (the reference lacks its
+   * definition, or it has no rows in a fresh environment): its own tests check its shape
+   */
+  conformance?: boolean;
+}
+
+/** An operation of its own path on one row (`PUT sales/quoteemail/{id}`, `GET sales/converttoproject/{id}`). */
+export interface V2Operation {
+  /** below /api/v2, without the id */
+  path: string;
+  method: 'GET' | 'POST' | 'PUT';
+  names: V2Names;
+  call(caller: Caller): (input: { id: string; data: never }) => Promise<unknown>;
+  /** the v2 shape of the answer; it may read more through the caller */
+  read?: (result: never, caller: Caller) => unknown;
+}
+
+export function v2Operation(o: V2Operation): V2Operation {
+  return o;
 }
 
 /** An operation on one row: the body (or, for GET, the query) in v2 names goes to the procedure as `data`. */
