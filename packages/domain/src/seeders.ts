@@ -8,6 +8,7 @@ import { seedProjectReferenceData } from './projects/reference-data.seed.js';
 import { seedDefaultServices } from './services/reference-data.seed.js';
 
 import { seedMessageTypes } from './timeline/reference-data.seed.js';
+import { seedSalesLookups } from './sales/lookups/reference-data.seed.js';
 
 /** Run in order for every new environment; each module appends its own. */
 export const environmentSeeders: EnvironmentSeeder[] = [
@@ -21,4 +22,5 @@ export const environmentSeeders: EnvironmentSeeder[] = [
   seedDefaultServices,
   seedDocumentTypes,
   seedMessageTypes,
+  seedSalesLookups,
 ];

@@ -3,7 +3,14 @@ import { writeCustomFields } from '../customfields/index.js';
 import type { EntityCreate } from '../shared/entity/index.js';
 import { newEntityId } from '../shared/ids.js';
 import type { CreateSaleInput } from './sale.schema.js';
-import { assertContactOfOrganization, resolveRelation, saleColumns, saleReferences, writeLinkedProjects } from './sale.write.js';
+import {
+  assertContactOfOrganization,
+  assertReasonNotBlocked,
+  resolveRelation,
+  saleColumns,
+  saleReferences,
+  writeLinkedProjects,
+} from './sale.write.js';
 
 /** A sale for an organization or a person, with its custom fields and linked projects. */
 export const createSale: EntityCreate<CreateSaleInput> = {
@@ -11,6 +18,7 @@ export const createSale: EntityCreate<CreateSaleInput> = {
   async run({ tx, now }, input) {
     const relation = resolveRelation(null, input);
     await assertContactOfOrganization(tx, input, relation);
+    await assertReasonNotBlocked(tx, input, null);
     const id = newEntityId('sale');
     await tx.sale.create({
       data: {
@@ -18,6 +26,7 @@ export const createSale: EntityCreate<CreateSaleInput> = {
         subject: input.subject,
         id,
         environmentId: SCOPED_ENVIRONMENT,
+        ...(input.statusId ? { statusUpdatedAt: now } : {}),
         createdAt: now,
         updatedAt: now,
       },

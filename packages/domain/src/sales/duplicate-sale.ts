@@ -8,6 +8,7 @@ import { NotFoundError, REQUIRED_MESSAGE } from '../shared/errors.js';
 import { newEntityId } from '../shared/ids.js';
 import { dateInput, withPlainDecimals } from '../shared/numbers.js';
 import type { UserContext } from '../trpc.js';
+import { copyLatestQuote } from './quote/copy-latest-quote.js';
 import { sale } from './sale.entity.js';
 import { assertContactOfOrganization, resolveRelation } from './sale.write.js';
 
@@ -41,18 +42,11 @@ export const duplicateSaleInput = z
   });
 export type DuplicateSaleInput = z.infer<typeof duplicateSaleInput>;
 
-/** Copies the rest of a sale beside its own columns (the latest quote, once quotes exist). */
-export type DuplicateExtension = (w: Parameters<Parameters<typeof inWrite>[1]>[0], from: string, to: string) => Promise<void>;
-const extensions: DuplicateExtension[] = [];
-/** what a copy takes beyond the sale's own columns, when the body asks for the latest quote */
-export function onDuplicateLatestQuote(copy: DuplicateExtension): void {
-  extensions.push(copy);
-}
-
 /**
  * A copy of a sale with a new id: its fields and custom-field values, with the
  * changes the body asks for, and its own `sale.created` event. Linked projects
- * are not copied: a project belongs to the sale it was linked to.
+ * are not copied: a project belongs to the sale it was linked to. With
+ * copyLatestQuote the sale's latest quote is copied too, as a draft of the copy.
  */
 export async function duplicateSale(ctx: UserContext, saleId: string, input: DuplicateSaleInput): Promise<{ id: string }> {
   return inWrite(ctx, async (w) => {
@@ -98,7 +92,7 @@ export async function duplicateSale(ctx: UserContext, saleId: string, input: Dup
         })),
       });
     }
-    if (input.copyLatestQuote) for (const copy of extensions) await copy(w, saleId, copyId);
+    if (input.copyLatestQuote) await copyLatestQuote(w, saleId, copyId);
     await recordChange(w, sale, copyId, 'created');
     return { id: copyId };
   });

@@ -9,8 +9,9 @@ import {
   updateSaleCustomFieldInput,
 } from './sale-custom-field.write.js';
 import { saleRouter } from './sale.router.js';
+import { quoteRouter, saleServiceRouter, salesLookupRouters } from './sales.router.js';
 
-/** The sales module: sales, and the custom-field definitions and groups of sales. */
+/** The sales module: sales, their services and quotes, the lookups, and the custom-field definitions and groups of sales. */
 export const salesRouter = router({
   sales: saleRouter,
   salescustomfields: router({
@@ -20,6 +21,9 @@ export const salesRouter = router({
     delete: entityDelete(saleCustomField),
   }),
   salescustomfieldgroups: router(entityQueries(saleCustomFieldGroup)),
+  service: saleServiceRouter,
+  quote: quoteRouter,
+  ...salesLookupRouters,
 });
 
 /** Sales are declared as entities now; nothing of sales is mounted from the earlier registry. */

@@ -4,6 +4,7 @@ import { person } from '../crm/person/person.target.js';
 import { customFieldValueSchema } from '../customfields/custom-field-value.schema.js';
 import { employee, employeeReference } from '../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
+import { salesProgress, salesReason, salesSource, salesStatus } from './lookups/lookups.entity.js';
 import { linkedProjectOrder, linkedProjectShape, projectExists, saleProject } from './linked-project.entity.js';
 
 /** A sale (an opportunity) for an organization or a person. */
@@ -37,6 +38,25 @@ export const sale = defineEntity({
     expectedRevenue: f.decimal(),
     chanceToScore: f.integer(),
     note: f.string(),
+    /** status and progress come from the lookups (sales/salesstatus, sales/salesprogress) */
+    status: f.ref((): TargetEntity => salesStatus, z.object({ id: z.string(), label: z.string() }), { column: 'status_id' }),
+    statusUpdatedAt: f.datetime(),
+    progress: f.ref(
+      (): TargetEntity => salesProgress,
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        color: z.string().nullable(),
+        chanceToScore: z.number().nullable(),
+        position: z.number(),
+      }),
+      { column: 'progress_id' },
+    ),
+    source: f.ref((): TargetEntity => salesSource, z.object({ id: z.string(), name: z.string() }), { column: 'source_id' }),
+    /** why the sale was won or lost; a blocked reason cannot be chosen (2023-06) */
+    reason: f.ref((): TargetEntity => salesReason, z.object({ id: z.string(), name: z.string(), blocked: z.boolean() }), {
+      column: 'reason_id',
+    }),
     /** a plain id (2026-03): payment terms are not kept by this service */
     divergentPaymentTermId: f.string(),
     /** the projects linked to the sale, in the order they were linked (2025-12, 2026-01, 2026-02) */

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { entityCreate, entityDelete, entityQueries, entityUpdate, idInputSchema } from '../shared/entity/index.js';
 import { moduleProcedure, router } from '../trpc.js';
+import { convertSaleToProject } from './convert-to-project.js';
 import { createSale } from './create-sale.js';
 import { deleteSale } from './delete-sale.js';
 import { duplicateSale, duplicateSaleInput } from './duplicate-sale.js';
@@ -16,4 +18,8 @@ export const saleRouter = router({
   duplicate: moduleProcedure('sales', 'write')
     .input(idInputSchema.extend({ data: duplicateSaleInput }))
     .mutation(({ ctx, input }) => duplicateSale(ctx, input.id, input.data)),
+  convertToProject: moduleProcedure('sales', 'write')
+    .input(idInputSchema.extend({ data: z.object({}).optional() }))
+    .output(z.object({ id: z.string(), projectId: z.string() }))
+    .mutation(({ ctx, input }) => convertSaleToProject(ctx, input.id)),
 });

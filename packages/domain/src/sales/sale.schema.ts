@@ -11,7 +11,7 @@ import { dateInput, money } from '../shared/numbers.js';
 const id = z.string().min(1).max(255);
 
 /**
- * Reference fields whose lookup tables (competitor, teams, separate recipient) this
+ * Reference fields whose data (competitors, teams, separate recipients) this
  * service does not keep: refused when given a value, so a client never believes it was stored.
  */
 const notKept = (what: string) =>
@@ -31,10 +31,11 @@ const fields = {
   divergentPaymentTermId: id.nullable().optional(),
   linkedProjectIds: z.array(id).max(100).optional(),
   customFields: customFieldValuesSchema,
-  progressId: notKept('progress_id (sales progress)'),
-  sourceId: notKept('source_id (sales source)'),
-  statusId: notKept('status_id (sales status)'),
-  reason: notKept('reason (sales reason)'),
+  progressId: id.nullable().optional(),
+  sourceId: id.nullable().optional(),
+  statusId: id.nullable().optional(),
+  /** reference: a SalesReason object; its id is what is kept */
+  reason: z.object({ id }).nullable().optional(),
   lostToCompetitor: notKept('lost_to_competitor'),
   teams: notKept('teams'),
   separateInvoiceRecipient: notKept('separate_invoice_recipient'),

@@ -119,7 +119,27 @@ export function saleColumns(input: UpdateSaleInput, relation: SaleRelation) {
     chanceToScore: input.chanceToScore,
     note: input.note,
     divergentPaymentTermId: input.divergentPaymentTermId,
+    statusId: input.statusId,
+    progressId: input.progressId,
+    sourceId: input.sourceId,
+    reasonId: input.reason === undefined ? undefined : (input.reason?.id ?? null),
   };
+}
+
+/** A blocked sales reason can no longer be chosen (2023-06); a sale keeps one it had. */
+export async function assertReasonNotBlocked(
+  tx: EntityTransaction,
+  input: RelationInput & Pick<UpdateSaleInput, 'reason'>,
+  currentReasonId: string | null,
+) {
+  const id = input.reason?.id;
+  if (!id || id === currentReasonId) return;
+  const reason = await tx.salesReason.findFirst({ where: { id }, select: { blocked: true, name: true } });
+  if (reason?.blocked) {
+    throw new ValidationError([
+      { path: 'reason.id', message: `the sales reason "${reason.name}" is blocked and cannot be chosen`, code: 'blocked' },
+    ]);
+  }
 }
 
 /** Replaces the sale's linked projects with the given set (left out: unchanged). */

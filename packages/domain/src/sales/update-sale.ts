@@ -1,7 +1,14 @@
 import { writeCustomFields } from '../customfields/index.js';
 import type { EntityUpdate } from '../shared/entity/index.js';
 import type { UpdateSaleInput } from './sale.schema.js';
-import { assertContactOfOrganization, resolveRelation, saleColumns, saleReferences, writeLinkedProjects } from './sale.write.js';
+import {
+  assertContactOfOrganization,
+  assertReasonNotBlocked,
+  resolveRelation,
+  saleColumns,
+  saleReferences,
+  writeLinkedProjects,
+} from './sale.write.js';
 
 /**
  * Changes the fields a write names. personId or organizationId switches the relation
@@ -14,7 +21,12 @@ export const updateSale: EntityUpdate<UpdateSaleInput> = {
     const current = await tx.sale.findFirstOrThrow({ where: { id } });
     const relation = resolveRelation(current, input);
     await assertContactOfOrganization(tx, input, relation);
-    await tx.sale.update({ where: { id }, data: { ...saleColumns(input, relation), updatedAt: now } });
+    await assertReasonNotBlocked(tx, input, current.reasonId);
+    const statusChanged = input.statusId !== undefined && input.statusId !== current.statusId;
+    await tx.sale.update({
+      where: { id },
+      data: { ...saleColumns(input, relation), ...(statusChanged ? { statusUpdatedAt: now } : {}), updatedAt: now },
+    });
     await writeLinkedProjects(tx, id, input.linkedProjectIds, now);
     await writeCustomFields(tx, 'sale', id, input.customFields, 'update');
   },

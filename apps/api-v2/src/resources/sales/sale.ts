@@ -1,7 +1,7 @@
 import type { Sale } from '@bo/domain/sales/sale.entity';
 import { employeeReferenceV2 } from '../hrm/employee-reference.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
-import { v2Resource } from '../v2-resource.js';
+import { v2Operation, v2Resource } from '../v2-resource.js';
 
 const names = v2Names();
 
@@ -48,22 +48,30 @@ export function saleV2(s: Sale): Record<string, unknown> {
     responsible_employee: s.responsibleEmployee ? employeeReferenceV2(s.responsibleEmployee) : null,
     person: personV2(s.person),
     organization: organizationV2(s.organization),
-    progress: null,
-    source: null,
-    status: null,
+    progress: s.progress
+      ? {
+          id: s.progress.id,
+          label: s.progress.label,
+          color: s.progress.color,
+          chance_to_score: s.progress.chanceToScore,
+          position: s.progress.position,
+        }
+      : null,
+    source: s.source ? { id: s.source.id, name: s.source.name } : null,
+    status: s.status ? { id: s.status.id, label: s.status.label } : null,
     separate_invoice_recipient: null,
     teams: [],
     custom_fields: s.customFields,
     created_at: v2DateTime(s.createdAt),
     updated_at: v2DateTime(s.updatedAt),
-    status_updated_at: null,
+    status_updated_at: v2DateTime(s.statusUpdatedAt),
     simplicate_url: null,
     linked_project: null,
     my_organization_profile_id: s.myOrganizationProfileId,
     organization_id: s.organization?.id ?? null,
     person_id: s.person?.id ?? null,
     contact_id: s.contactId,
-    reason: null,
+    reason: s.reason ? { id: s.reason.id, name: s.reason.name, blocked: s.reason.blocked } : null,
     subject: s.subject,
     start_date: s.startDate,
     expected_closing_date: s.expectedClosingDate,
@@ -83,4 +91,13 @@ export const saleV2Resource = v2Resource<Sale>({
   names,
   read: saleV2,
   actions: [{ name: 'duplicate', method: 'POST', call: (c) => c.sales.sales.duplicate }],
+});
+
+/** GET sales/converttoproject/{id}: converts the sale from its accepted quote and answers the sale (GetSales). */
+export const convertToProjectV2 = v2Operation({
+  path: 'sales/converttoproject',
+  method: 'GET',
+  names,
+  call: (c) => c.sales.sales.convertToProject,
+  read: async (result: { id: string }, c) => saleV2(await c.sales.sales.get({ id: result.id })),
 });
