@@ -288,6 +288,8 @@ describe('sales/service', () => {
     };
     expect(same(b)).toEqual(same(a));
     expect(b.is_active).toBe(true);
+    const events = await t.db.query<{ type: string }>('SELECT type FROM event WHERE entity_id = $1 ORDER BY seq', [copy]);
+    expect(events.map((e) => e.type)).toEqual(['saleservice.created']);
     expect(await list(acme, `/sales/service?q[sales_id]=${ids.sale}`)).toHaveLength(2);
     await acme.v2('DELETE', `/sales/service/${copy}`);
   });
@@ -401,6 +403,14 @@ describe('sales/quote', () => {
 });
 
 describe('converttoproject/{id}', () => {
+  it('converting needs the projects write right beside the sales right', async () => {
+    const seller = await t.user('acme', 'seller-only@acme.test', { sales: 'write', crm: 'read' });
+    const projects = () => t.db.query('SELECT count(*)::int AS n FROM project');
+    const before = await projects();
+    expect((await seller.v2('GET', `/sales/converttoproject/${ids.sale}`)).status).toBe(403);
+    expect(await projects()).toEqual(before);
+  });
+
   it('creates the project and its services from the sale’s accepted quote in one transaction, and linked_projects shows it', async () => {
     const res = await acme.v2('GET', `/sales/converttoproject/${ids.sale}`);
     expect(res.status, res.text).toBe(200);

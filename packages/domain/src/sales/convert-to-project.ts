@@ -1,8 +1,9 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { inWrite, recordChange, type WriteContext } from '../shared/entity/index.js';
-import { BusinessRuleError, ConflictError, NotFoundError } from '../shared/errors.js';
+import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.js';
 import { recordEvent } from '../shared/events.js';
 import { newEntityId, uuidv7 } from '../shared/ids.js';
+import { hasRight } from '../shared/rights.js';
 import { quote as quoteEntity } from './quote/quote.entity.js';
 import { countedLines } from './quote/quote-totals.js';
 import { sale } from './sale.entity.js';
@@ -35,6 +36,10 @@ export async function convertSaleToProject(
   ctx: Parameters<typeof inWrite>[0],
   saleId: string,
 ): Promise<{ id: string; projectId: string }> {
+  // the project and its services are the projects module's: creating them needs its write right too
+  if (!hasRight(ctx.principal.rights, 'projects', 'write')) {
+    throw new ForbiddenError('converting a sale creates a project: it needs the projects write right');
+  }
   return inWrite(ctx, async (w) => {
     const { tx, now } = w;
     if (!(await w.sql.lockForUpdate('sale', saleId))) throw new NotFoundError('sale', saleId);
