@@ -402,6 +402,26 @@ describe('sales/quote', () => {
   });
 });
 
+describe('the quote flow: draft → sent → accepted or rejected', () => {
+  it('a rejected quote cannot be accepted; it may go back to draft; a step outside the flow changes nothing', async () => {
+    const status = (key: string) => lookup('quote_status', `r.key = '${key}'`);
+    const id = await post(acme, '/sales/quote', { sales_id: ids.sale, quote_subject: 'Flow' });
+    expect((await acme.v2('PUT', `/sales/quote/${id}`, { quotestatus_id: await status('sent') })).status).toBe(200);
+    expect((await acme.v2('PUT', `/sales/quote/${id}`, { quotestatus_id: await status('rejected') })).status).toBe(200);
+    const before = await databaseFingerprint(t.db);
+    const accept = await acme.v2('PUT', `/sales/quote/${id}`, {
+      quotestatus_id: await status('accepted'),
+      quote_subject: 'Changed',
+    });
+    expect(accept.status).toBe(400);
+    expect(errorsOf(accept)).toContain('rejected quote cannot become accepted');
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+    expect((await acme.v2('PUT', `/sales/quote/${id}`, { quotestatus_id: await status('draft') })).status).toBe(200);
+    expect((await get(`/sales/quote/${id}`)).quotestatus).toMatchObject({ label: 'Draft' });
+    expect((await acme.v2('DELETE', `/sales/quote/${id}`)).status).toBe(200);
+  });
+});
+
 describe('converttoproject/{id}', () => {
   it('converting needs the projects write right beside the sales right', async () => {
     const seller = await t.user('acme', 'seller-only@acme.test', { sales: 'write', crm: 'read' });
