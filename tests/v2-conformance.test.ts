@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { v2ResourceNames as resources } from '@bo/api-v2';
+import { mountedResources as resources } from '@bo/api-v2';
 import { type Envelope, list, post, referenceId } from './support/crm.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 

@@ -16,8 +16,8 @@ import { type ErrorLogger, renderV2Error } from './errors.js';
 import { parseListParams, parseSelect } from './query-language.js';
 import { mountApiDocs } from '@bo/http';
 import { buildV2Document } from './openapi.js';
-import { mountV2Operation, mountV2Resource } from './resources/mount.js';
-import { v2Operations, v2Resources } from './resources/index.js';
+import { mountV2Operation, mountV2Resource, mountV2RowOperation } from './resources/mount.js';
+import { v2Operations, v2Resources, v2RowOperations } from './resources/index.js';
 
 export type RateLimiter = (
   key: string,
@@ -180,6 +180,7 @@ export function createV2Router(opts: V2Options): Router {
 
   for (const resource of v2Resources) mountV2Resource(app, resource, bodyObject);
   for (const operation of v2Operations) mountV2Operation(app, operation, bodyObject);
+  for (const operation of v2RowOperations) mountV2RowOperation(app, operation, bodyObject);
 
   for (const def of resources) {
     const base = `/${def.name}`;

@@ -8,3 +8,4 @@ export type { AnyV2Resource, V2Resource } from './resources/v2-resource.js';
 export { entityOf } from './resources/v2-resource.js';
 export { v2Mount } from './mount.js';
 export { v2ResourceNames } from './resources/registry.js';
+export { mountedResources } from './resources/registry.js';

@@ -66,6 +66,16 @@ function sample(schema: z.ZodType): unknown {
       return true;
     case 'date':
       return new Date(0);
+    case 'record':
+      return {};
+    case 'enum':
+      return Object.values((def.entries as Record<string, unknown>) ?? {})[0] ?? null;
+    case 'literal':
+      return (def.values as unknown[] | undefined)?.[0] ?? null;
+    case 'pipe':
+      return sample(def.in as z.ZodType);
+    case 'lazy':
+      return sample((def.getter as () => z.ZodType)());
     default:
       return null;
   }

@@ -68,7 +68,7 @@ async function runCommand(
     }
     throw err;
   }
-  return res.status(endpoint.status).json(endpoint.map ? endpoint.map(out) : out);
+  return res.status(endpoint.status).json(endpoint.map ? await endpoint.map(out, caller) : out);
 }
 
 function rawQuery(req: Request): URLSearchParams {

@@ -2,6 +2,22 @@ import { mergeOperations } from './crm/merge.js';
 import type { AnyV2Operation } from './v2-operation.js';
 import { costTypeV2Resource, purchaseTypeV2Resource } from './costs/coststype.js';
 import { organizationV2 } from './crm/organization.js';
+import { convertToProjectV2, saleV2Resource } from './sales/sale.js';
+import { saleDocumentTypeV2, saleDocumentV2 } from './sales/document.js';
+import {
+  quoteStatusV2,
+  quoteTemplateV2,
+  revenueGroupV2,
+  salesFilterV2,
+  salesProgressV2,
+  salesReasonV2,
+  salesSourceV2,
+  salesStatusV2,
+} from './sales/lookups.js';
+import { quoteEmailV2, quoteV2Resource, saleQuoteV2Resource } from './sales/quote.js';
+import { saleServiceV2Resource } from './sales/service.js';
+import type { V2RowOperation } from './v2-resource.js';
+
 import { employeeV2 } from './hrm/employee.js';
 import { hourTypeV2Resource } from './hours/hourstype.js';
 import { assignmentV2 } from './projects/assignment.js';
@@ -42,7 +58,24 @@ export const v2Resources: AnyV2Resource[] = [
   ...documentsV2Resources,
   ...customFieldsV2Resources,
   ...timelineV2Resources,
+  saleV2Resource,
+  saleServiceV2Resource,
+  quoteV2Resource,
+  saleQuoteV2Resource,
+  quoteTemplateV2,
+  quoteStatusV2,
+  revenueGroupV2,
+  salesReasonV2,
+  salesSourceV2,
+  salesStatusV2,
+  salesProgressV2,
+  salesFilterV2,
+  saleDocumentV2,
+  saleDocumentTypeV2,
 ];
 
 /** v2 paths that are operations rather than resources. */
 export const v2Operations: AnyV2Operation[] = [...mergeOperations];
+
+/** Operations of their own path on one row (sales/quoteemail/{id}, sales/converttoproject/{id}). */
+export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2];

@@ -4,7 +4,7 @@ import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
 import type { AnyV2Operation } from './v2-operation.js';
-import { type AnyV2Resource, inV2Terms, inV2WriteTerms, type V2Input } from './v2-resource.js';
+import { type AnyV2Resource, inV2Terms, inV2WriteTerms, type V2Input, type V2RowOperation } from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -149,4 +149,32 @@ export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (r
   if (op.method === 'GET') app.get(`/${op.path}`, handler);
   else if (op.method === 'PUT') app.put(`/${op.path}`, handler);
   else app.post(`/${op.path}`, handler);
+}
+
+/** Mounts an operation of its own path on one row: `{path}/{id}`, the body (or query) in v2 names. */
+export function mountV2RowOperation(
+  app: Router,
+  operation: V2RowOperation,
+  bodyObject: (req: Request) => Record<string, unknown>,
+): void {
+  const route = `/${operation.path}/:id`;
+  const run = async (req: Request, res: Response) => {
+    const body =
+      operation.method === 'GET'
+        ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+        : req.body === undefined
+          ? {}
+          : bodyObject(req);
+    const caller = res.locals.caller as Caller;
+    try {
+      const data = operation.names.input(body) as never;
+      const result = await operation.call(caller)({ id: req.params.id as string, data });
+      sendData(res, operation.read ? await operation.read(result as never, caller) : result);
+    } catch (err) {
+      throw inV2Terms(err, operation.names);
+    }
+  };
+  if (operation.method === 'GET') app.get(route, run);
+  else if (operation.method === 'PUT') app.put(route, run);
+  else app.post(route, run);
 }

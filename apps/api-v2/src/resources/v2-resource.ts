@@ -52,6 +52,26 @@ export interface V2Resource<Row> {
   input?: (body: Record<string, unknown>) => V2Input;
   /** operations on one row beyond CRUD, mounted as `/{path}/{id}/{name}` (duplicate, planningBudget, …) */
   actions?: AnyV2Action[];
+  /**
+   * false when the shared conformance walk cannot check it (the reference lacks its
+   * definition, or it has no rows in a fresh environment): its own tests check its shape
+   */
+  conformance?: boolean;
+}
+
+/** An operation of its own path on one row (`PUT sales/quoteemail/{id}`, `GET sales/converttoproject/{id}`). */
+export interface V2RowOperation {
+  /** below /api/v2, without the id */
+  path: string;
+  method: 'GET' | 'POST' | 'PUT';
+  names: V2Names;
+  call(caller: Caller): (input: { id: string; data: never }) => Promise<unknown>;
+  /** the v2 shape of the answer; it may read more through the caller */
+  read?: (result: never, caller: Caller) => unknown;
+}
+
+export function v2RowOperation(o: V2RowOperation): V2RowOperation {
+  return o;
 }
 
 export interface V2Input {
@@ -65,7 +85,7 @@ export interface V2Input {
  */
 export interface V2Action<Out> {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   call: (c: Caller) => (input: { id: string; data: never }) => Promise<Out>;
   /** the v2 parameters or body in domain terms; by the resource's names when absent */
   input?: (raw: Record<string, unknown>) => unknown;

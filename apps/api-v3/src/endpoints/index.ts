@@ -2,6 +2,7 @@ import { employeeEndpoints } from './employee.js';
 import { invoiceDraftRequestEndpoints } from './invoice-draft-request.js';
 import { organizationEndpoints } from './organization.js';
 import { projectEndpoints } from './project.js';
+import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
 import { webhookEndpoints } from './webhook.js';
 
@@ -14,5 +15,6 @@ export const endpoints: Record<string, Endpoint> = {
   ...employeeEndpoints,
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
+  ...saleEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

@@ -64,7 +64,8 @@ export interface CommandEndpoint<Body, In, Out> {
   kind: 'command';
   call: (c: Caller) => (input: In) => Promise<Out>;
   mapInput?: (body: Body, id: string | undefined) => In;
-  map?: (out: Out) => unknown;
+  /** the v3 answer; it may read more through the caller */
+  map?: (out: Out, caller: Caller) => unknown;
   /** a domain path of a violation → the v3 property path, where the names differ */
   paths?: (domainPath: string) => string;
   /** success status: 201 for creating commands, 200 otherwise */

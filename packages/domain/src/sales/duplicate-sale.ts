@@ -1,64 +1,70 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { z } from 'zod';
+import { employee } from '../hrm/employee/employee.entity.js';
+import { organization } from '../crm/organization/organization.entity.js';
+import { person } from '../crm/person/person.entity.js';
+import { assertReferences, inWrite, recordChange } from '../shared/entity/index.js';
 import { NotFoundError, REQUIRED_MESSAGE } from '../shared/errors.js';
-import { recordEvent } from '../shared/events.js';
 import { newEntityId } from '../shared/ids.js';
 import { dateInput, withPlainDecimals } from '../shared/numbers.js';
 import type { UserContext } from '../trpc.js';
-import { loadSales } from './sale.load.js';
-import { saleV3 } from './sale.views.js';
-import { assertSaleReferences, resolveRelation } from './sale.write.js';
+import { copyLatestQuote } from './quote/copy-latest-quote.js';
+import { sale } from './sale.entity.js';
+import { assertContactOfOrganization, resolveRelation } from './sale.write.js';
 
 const id = z.string().min(1).max(255);
 
 /**
- * Body of POST sales/sales/{id}/duplicate (reference: PostDuplicateSales, plus
- * copy_latest_quote from 2025-01). Each `is_new_*` flag says the copy takes the
- * value sent beside it; start_date and end_date (the expected closing date) are
- * set on the copy when given.
+ * What a duplicate takes (reference: PostDuplicateSales, plus copyLatestQuote from
+ * 2025-01). Each `isNew*` flag says the copy takes the value sent beside it;
+ * startDate and endDate (the expected closing date) are set on the copy when given.
  */
-export const duplicateSaleSchema = z
+export const duplicateSaleInput = z
   .object({
-    copy_latest_quote: z.boolean().optional(),
-    is_new_subject: z.boolean().optional(),
+    copyLatestQuote: z.boolean().optional(),
+    isNewSubject: z.boolean().optional(),
     subject: z.string().trim().min(1).max(255).optional(),
-    is_new_responsible_employee: z.boolean().optional(),
-    responsible_employee_id: id.nullable().optional(),
-    is_new_organization_or_person: z.boolean().optional(),
-    organization_id: id.optional(),
-    person_id: id.optional(),
-    start_date: dateInput.nullable().optional(),
-    end_date: dateInput.nullable().optional(),
+    isNewResponsibleEmployee: z.boolean().optional(),
+    responsibleEmployeeId: id.nullable().optional(),
+    isNewOrganizationOrPerson: z.boolean().optional(),
+    organizationId: id.optional(),
+    personId: id.optional(),
+    startDate: dateInput.nullable().optional(),
+    endDate: dateInput.nullable().optional(),
   })
   .superRefine((b, issue) => {
     const need = (flag: boolean | undefined, given: boolean, path: string) => {
       if (flag && !given) issue.addIssue({ code: 'custom', path: [path], message: REQUIRED_MESSAGE });
     };
-    need(b.is_new_subject, b.subject !== undefined, 'subject');
-    need(b.is_new_responsible_employee, b.responsible_employee_id !== undefined, 'responsible_employee_id');
-    need(b.is_new_organization_or_person, b.organization_id !== undefined || b.person_id !== undefined, 'organization_id');
+    need(b.isNewSubject, b.subject !== undefined, 'subject');
+    need(b.isNewResponsibleEmployee, b.responsibleEmployeeId !== undefined, 'responsibleEmployeeId');
+    need(b.isNewOrganizationOrPerson, b.organizationId !== undefined || b.personId !== undefined, 'organizationId');
   });
-export type DuplicateSaleInput = z.infer<typeof duplicateSaleSchema>;
+export type DuplicateSaleInput = z.infer<typeof duplicateSaleInput>;
 
 /**
  * A copy of a sale with a new id: its fields and custom-field values, with the
  * changes the body asks for, and its own `sale.created` event. Linked projects
- * are not copied: a project belongs to the sale it was linked to. Quotes are not
- * built in this service, so `copy_latest_quote` is accepted and copies nothing.
+ * are not copied: a project belongs to the sale it was linked to. With
+ * copyLatestQuote the sale's latest quote is copied too, as a draft of the copy.
  */
 export async function duplicateSale(ctx: UserContext, saleId: string, input: DuplicateSaleInput): Promise<{ id: string }> {
-  const environmentId = ctx.principal.environmentId;
-  return ctx.db.$transaction(async (tx) => {
+  return inWrite(ctx, async (w) => {
+    const { tx, now } = w;
     const source = await tx.sale.findFirst({ where: { id: saleId } });
     if (!source) throw new NotFoundError('sale', saleId);
-    const relationInput = input.is_new_organization_or_person
-      ? { organization_id: input.organization_id, person_id: input.person_id }
+    const relationInput = input.isNewOrganizationOrPerson
+      ? { organizationId: input.organizationId, personId: input.personId }
       : {};
+    const responsible = input.isNewResponsibleEmployee ? input.responsibleEmployeeId : undefined;
+    await assertReferences(w.sql, [
+      { path: 'organizationId', target: organization, id: relationInput.organizationId },
+      { path: 'personId', target: person, id: relationInput.personId },
+      { path: 'responsibleEmployeeId', target: employee, id: responsible },
+    ]);
     const relation = resolveRelation(source, relationInput);
-    const responsible = input.is_new_responsible_employee ? input.responsible_employee_id : undefined;
-    await assertSaleReferences(tx, environmentId, { ...relationInput, responsible_employee_id: responsible }, relation);
+    await assertContactOfOrganization(tx, relationInput, relation);
 
-    const now = ctx.clock.now();
     const copyId = newEntityId('sale');
     const { id: _id, environmentId: _env, createdAt: _c, updatedAt: _u, ...columns } = source;
     await tx.sale.create({
@@ -67,10 +73,10 @@ export async function duplicateSale(ctx: UserContext, saleId: string, input: Dup
         ...relation,
         id: copyId,
         environmentId: SCOPED_ENVIRONMENT,
-        subject: input.is_new_subject && input.subject ? input.subject : source.subject,
+        subject: input.isNewSubject && input.subject ? input.subject : source.subject,
         responsibleEmployeeId: responsible === undefined ? source.responsibleEmployeeId : responsible,
-        startDate: input.start_date === undefined ? source.startDate : input.start_date,
-        expectedClosingDate: input.end_date === undefined ? source.expectedClosingDate : input.end_date,
+        startDate: input.startDate === undefined ? source.startDate : input.startDate,
+        expectedClosingDate: input.endDate === undefined ? source.expectedClosingDate : input.endDate,
         createdAt: now,
         updatedAt: now,
       },
@@ -86,13 +92,8 @@ export async function duplicateSale(ctx: UserContext, saleId: string, input: Dup
         })),
       });
     }
-    const [copy] = await loadSales(tx, [copyId], environmentId);
-    await recordEvent(tx, {
-      entityType: 'sale',
-      entityId: copyId,
-      change: 'created',
-      data: copy ? saleV3(copy) : { id: copyId },
-    });
+    if (input.copyLatestQuote) await copyLatestQuote(w, saleId, copyId);
+    await recordChange(w, sale, copyId, 'created');
     return { id: copyId };
   });
 }

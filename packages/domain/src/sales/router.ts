@@ -1,10 +1,15 @@
 import type { AnyResource } from '../shared/resources/definition.js';
-import { resourceRouter } from '../shared/resources/router.js';
 import { router } from '../trpc.js';
-import { saleResource } from './sale.resource.js';
+import { saleRouter } from './sale.router.js';
+import { quoteRouter, saleServiceRouter, salesLookupRouters } from './sales.router.js';
 
-export const salesResources: AnyResource[] = [saleResource];
-
+/** The sales module: sales, their services and quotes, the lookups (the custom-field definitions of sales are the customfields module's). */
 export const salesRouter = router({
-  sales: resourceRouter(saleResource),
+  sales: saleRouter,
+  service: saleServiceRouter,
+  quote: quoteRouter,
+  ...salesLookupRouters,
 });
+
+/** Sales are declared as entities now; nothing of sales is mounted from the earlier registry. */
+export const salesResources: AnyResource[] = [];

@@ -24,6 +24,8 @@ export interface EntityDeclaration<F extends FieldMap> {
   nameField?: keyof F & string;
   /** rows the caller may see at all, AND-ed into every list and checked on every read by id */
   scope?: (ctx: UserContext) => Condition;
+  /** what the entity's events carry, when not the row itself (a compact form of a part of it) */
+  eventData?: (row: RowOf<F>) => Record<string, unknown>;
 }
 
 export interface Entity<F extends FieldMap = FieldMap> extends TargetEntity {
@@ -34,6 +36,7 @@ export interface Entity<F extends FieldMap = FieldMap> extends TargetEntity {
   readonly nameField?: string;
   readonly defaultSort: SortKey[];
   readonly scope?: (ctx: UserContext) => Condition;
+  readonly eventData?: (row: RowOf<F>) => Record<string, unknown>;
   /** the output schema; its z.infer is the row type */
   readonly schema: z.ZodType<RowOf<F>, RowOf<F>>;
   /** the list compiler's model, keyed by domain field names */
@@ -173,6 +176,7 @@ export function defineEntity<F extends FieldMap>(decl: EntityDeclaration<F>): En
     ...(decl.nameField ? { nameField: decl.nameField } : {}),
     defaultSort: decl.defaultSort ?? [{ path: 'createdAt', dir: 'asc' }],
     ...(decl.scope ? { scope: decl.scope } : {}),
+    ...(decl.eventData ? { eventData: decl.eventData } : {}),
     schema,
     get sqlModel() {
       return sqlModelOf(entity);

@@ -132,8 +132,8 @@ export async function getEntity<E extends AnyEntity>(ctx: UserContext, entity: E
   return restrictRelations(ctx, entity, [row as EntityRow<E>])[0] as EntityRow<E>;
 }
 
-/** Runs a write in one transaction, with the entity's references checked first and its event recorded last. */
-async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Promise<T>): Promise<T> {
+/** Runs a write in one transaction (commands use it too, and record their events with recordChange). */
+export async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Promise<T>): Promise<T> {
   return ctx.db.$transaction(async (tx) => {
     const w: WriteContext = {
       ctx,
@@ -145,11 +145,16 @@ async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Promise<T
   });
 }
 
-async function recordChange(w: WriteContext, entity: AnyEntity, id: string, change: 'created' | 'updated'): Promise<void> {
+export async function recordChange(w: WriteContext, entity: AnyEntity, id: string, change: 'created' | 'updated'): Promise<void> {
   const [row] = await entity.loader.byIds(w.sql, [id]);
-  // the event carries the entity as its output schema defines it, in JSON (date-times as ISO 8601)
-  const data = row ? (JSON.parse(JSON.stringify(row)) as Record<string, unknown>) : { id };
-  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data });
+  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data: entityEventData(entity, row, id) });
+}
+
+/** What an event of the entity carries: the entity as its output schema defines it, in JSON (date-times as ISO 8601). */
+export function entityEventData(entity: AnyEntity, row: unknown, id: string): Record<string, unknown> {
+  if (!row) return { id };
+  const data = entity.eventData ? entity.eventData(row as never) : row;
+  return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
 }
 
 export async function createEntity<C>(

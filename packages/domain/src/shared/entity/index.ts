@@ -19,11 +19,14 @@ export {
   createEntity,
   deleteEntity,
   type EntityCreate,
+  entityEventData,
   type EntityRemove,
   type EntityUpdate,
   getEntity,
+  inWrite,
   type ListResult,
   listEntity,
+  recordChange,
   updateEntity,
   type WriteContext,
 } from './entity-crud.js';
@@ -35,6 +38,7 @@ export {
   entityQueries,
   entityUpdate,
   entityUpdateCommand,
+  idInputSchema,
   listQuerySchema,
 } from './entity-router.js';
 export type { EntityTransaction } from './transaction.js';
