@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCaller, systemClock } from '@bo/domain';
 import { send } from './support/http.js';
+import { Receiver, sleep, waitFor } from './support/receiver.js';
 import { type ApiClient, startTestService, type TestService, type Token } from './support/service.js';
 
 /**
@@ -273,4 +275,48 @@ describe('maintenance mode', () => {
     expect((await read('v3', t.service.port, 'upkeep.localhost', acme.token as Token)).status).toBe(200);
     expect((await send(t.service.port, 'GET', '/healthz', { host: 'localhost' })).body).toEqual({ status: 'ok' });
   }, 30_000);
+});
+
+describe('maintenance mode and webhooks', () => {
+  let t: TestService;
+  let env: ApiClient;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    t = await startTestService({
+      runWorker: true,
+      webhooks: { retryBaseMs: 50, retryMaxDelayMs: 200, timeoutMs: 1_000, pollIntervalMs: 25 },
+    });
+    env = await t.environment('queued');
+    receiver = await new Receiver().start();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await t?.stop();
+  });
+
+  it('webhook deliveries of an environment in maintenance queue (pending, no attempt) and go out after it', async () => {
+    const sub = await env.v3('POST', '/webhook.create', { url: receiver.url, events: ['organization.created'] });
+    expect(sub.status).toBe(201);
+    // maintenance on, seen by every process; then a change through the domain (the doors are closed)
+    await t.system.admin.maintenance.on({ environment: 'queued' });
+    await sleep(2_200);
+    expect((await env.v2('POST', '/crm/organization', { name: 'Refused' })).status).toBe(503);
+    const principal = await t.system.auth.authenticate({
+      environment: 'queued',
+      key: env.token?.key ?? '',
+      secret: env.token?.secret ?? '',
+    });
+    const user = createCaller({ prisma: t.service.database.prisma, principal, clock: systemClock });
+    await user.crm.organization.create({ data: { name: 'Queued event' } });
+    await sleep(1_500);
+    expect(receiver.received).toHaveLength(0);
+    const [pending] = await t.db.query<{ status: string; attempts: number }>(
+      `SELECT status, attempts FROM webhook_delivery ORDER BY created_at DESC LIMIT 1`,
+    );
+    expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
+    await t.system.admin.maintenance.off({ environment: 'queued' });
+    await waitFor(() => receiver.received.length > 0, 15_000);
+    const [after] = await t.db.query<{ status: string }>(`SELECT status FROM webhook_delivery ORDER BY created_at DESC LIMIT 1`);
+    expect(after?.status).toBe('succeeded');
+  }, 40_000);
 });

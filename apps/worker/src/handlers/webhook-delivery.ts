@@ -6,7 +6,6 @@ import {
   DeliveryConnections,
   type RunRest,
   recordDelivery,
-  releaseDeliveries,
   runContinues,
 } from '@bo/domain/webhooks/deliver-webhook';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
@@ -104,13 +103,8 @@ export const webhookDeliveryLoop: WorkerLoop = {
           if ((await dispatchEvents(ctx.prisma, { batchSize: DISPATCH_BATCH })) >= DISPATCH_BATCH) busy = true;
           const free = config.concurrency - inFlight.size;
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
-          // an environment in maintenance gets nothing: its deliveries stay pending (not failed,
-          // no attempt counted) and go out once the maintenance is over
-          const waiting: string[] = [];
-          for (const d of claimed) if (await inMaintenance(d)) waiting.push(d.id);
-          if (waiting.length) await releaseDeliveries(ctx.prisma, waiting);
+          // (an environment in maintenance is not claimed at all: see claimDeliveries)
           for (const d of claimed) {
-            if (waiting.includes(d.id)) continue;
             busy = true;
             const p: Promise<unknown> = drain(d)
               .catch((err: unknown) => ctx.log.error({ err, delivery: d.id }, 'recording a webhook attempt failed'))
