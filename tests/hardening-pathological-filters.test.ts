@@ -19,7 +19,7 @@ let slowEnvironmentId: string;
 
 beforeAll(async () => {
   t = await startTestService({
-    limits: { statementTimeoutMs: TIMEOUT_MS, connectionsPerEnvironment: 3, dbPoolSize: 8 },
+    limits: { statementTimeoutMs: TIMEOUT_MS, connectionsPerEnvironment: 2 },
   });
   slow = await t.environment('slow');
   plain = await t.environment('plain');
