@@ -149,6 +149,15 @@ function once(fn: () => void): () => void {
   };
 }
 
+/** `options` given in the connection string (kept beside ours). */
+function urlOptions(connectionString: string | undefined): string | null {
+  try {
+    return connectionString ? new URL(connectionString).searchParams.get('options') : null;
+  } catch {
+    return null;
+  }
+}
+
 type Released = pg.PoolClient & { release: (err?: Error | boolean) => void };
 
 /**
@@ -176,15 +185,14 @@ export class GuardedPool extends pg.Pool {
               idle_in_transaction_session_timeout: Math.max(timeout * 2, 10_000),
               // JIT compilation cannot be interrupted: a costly query spent a second or more
               // in it, deaf to the timeout and to cancellation. Request queries are short.
-              options: [new URL(config.connectionString ?? 'postgresql://x').searchParams.get('options'), '-c jit=off']
-                .filter(Boolean)
-                .join(' '),
+              options: [urlOptions(config.connectionString), '-c jit=off'].filter(Boolean).join(' '),
             }
         : {}),
     });
     this.guards = guards;
     const perKey = guards.connectionsPerKey ?? 0;
-    this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, Math.max(timeout, 1_000)) : null;
+    // a request waits for its share at most as long as one statement may run (30 s without a limit)
+    this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, timeout > 0 ? timeout : 30_000) : null;
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect is both callback and promise style
