@@ -12,6 +12,7 @@
 // - every statement has a time limit (`statement_timeout` on a server; on the embedded
 //   database, which cannot interrupt a statement, the caller stops waiting).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import net from 'node:net';
 import pg from 'pg';
 
 export interface RequestScope {
@@ -148,6 +149,15 @@ function once(fn: () => void): () => void {
   };
 }
 
+/** `options` given in the connection string (kept beside ours). */
+function urlOptions(connectionString: string | undefined): string | null {
+  try {
+    return connectionString ? new URL(connectionString).searchParams.get('options') : null;
+  } catch {
+    return null;
+  }
+}
+
 type Released = pg.PoolClient & { release: (err?: Error | boolean) => void };
 
 /**
@@ -157,7 +167,6 @@ type Released = pg.PoolClient & { release: (err?: Error | boolean) => void };
 export class GuardedPool extends pg.Pool {
   private readonly fair: FairShare | null;
   private readonly guards: PoolGuards;
-  private readonly cancelConfig: pg.ClientConfig;
   /** clients each scope has checked out, to cancel their statements when it is aborted */
   private readonly checkedOut = new WeakMap<RequestScope, Set<pg.PoolClient>>();
 
@@ -171,13 +180,19 @@ export class GuardedPool extends pg.Pool {
       ...(timeout > 0
         ? guards.embedded
           ? { query_timeout: timeout }
-          : { statement_timeout: timeout, idle_in_transaction_session_timeout: Math.max(timeout * 2, 10_000) }
+          : {
+              statement_timeout: timeout,
+              idle_in_transaction_session_timeout: Math.max(timeout * 2, 10_000),
+              // JIT compilation cannot be interrupted: a costly query spent a second or more
+              // in it, deaf to the timeout and to cancellation. Request queries are short.
+              options: [urlOptions(config.connectionString), '-c jit=off'].filter(Boolean).join(' '),
+            }
         : {}),
     });
     this.guards = guards;
-    this.cancelConfig = { ...config } as pg.ClientConfig;
     const perKey = guards.connectionsPerKey ?? 0;
-    this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, Math.max(timeout, 1_000)) : null;
+    // a request waits for its share at most as long as one statement may run (30 s without a limit)
+    this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, timeout > 0 ? timeout : 30_000) : null;
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect is both callback and promise style
@@ -223,27 +238,46 @@ export class GuardedPool extends pg.Pool {
     return client;
   }
 
-  /** The client has gone: stop what its request is running on the server. */
+  /**
+   * The client has gone: stop what its request is running on the server. A cancel that
+   * reaches a backend between two protocol messages (after planning, before Execute) is
+   * dropped by PostgreSQL, so it is sent again while the connection is still held.
+   */
   private cancelScope(scope: RequestScope): void {
     if (this.guards.embedded) return; // PGlite has one backend and no way to interrupt it
-    for (const client of this.checkedOut.get(scope) ?? []) {
-      const pid = (client as unknown as { processID?: number }).processID;
-      if (typeof pid === 'number') void this.cancelBackend(pid);
-    }
+    const held = this.checkedOut.get(scope);
+    if (!held) return;
+    for (const client of held) sendCancelRequest(client);
+    let tries = 0;
+    const again = setInterval(() => {
+      tries += 1;
+      if (held.size === 0 || tries > 50) {
+        clearInterval(again);
+        return;
+      }
+      for (const client of held) sendCancelRequest(client);
+    }, 100);
+    again.unref();
   }
+}
 
-  private async cancelBackend(pid: number): Promise<void> {
-    const side = new pg.Client({ ...this.cancelConfig, statement_timeout: 2_000 });
-    side.on('error', () => {});
-    try {
-      await side.connect();
-      await side.query('SELECT pg_cancel_backend($1)', [pid]);
-    } catch {
-      // the statement has ended on its own, or the server is gone: nothing left to cancel
-    } finally {
-      await side.end().catch(() => {});
-    }
-  }
+/**
+ * PostgreSQL's own CancelRequest (what psql sends on Ctrl-C): a 16-byte packet on a new
+ * connection naming the backend and its secret key; no authentication, no statement.
+ */
+function sendCancelRequest(client: pg.PoolClient): void {
+  const c = client as unknown as { processID?: number; secretKey?: number; host?: string; port?: number };
+  if (typeof c.processID !== 'number' || typeof c.secretKey !== 'number') return;
+  const packet = Buffer.alloc(16);
+  packet.writeInt32BE(16, 0);
+  packet.writeInt32BE(80877102, 4);
+  packet.writeInt32BE(c.processID, 8);
+  packet.writeInt32BE(c.secretKey, 12);
+  const host = c.host ?? 'localhost';
+  const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${c.port ?? 5432}`) : net.connect(c.port ?? 5432, host);
+  socket.setTimeout(5_000, () => socket.destroy());
+  socket.on('error', () => {}); // the statement has ended on its own, or the server is gone
+  socket.on('connect', () => socket.end(packet));
 }
 
 /** Any other pool of the service (rate limiter, job queue): the same rules of the database, no request guards. */

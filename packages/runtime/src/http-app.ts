@@ -99,9 +99,11 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   // connections, and its statements cancelled when the client goes away (see @bo/db pool.ts).
   app.use((req, res, next) => {
     const controller = new AbortController();
-    res.once('close', () => {
+    const gone = () => {
       if (!res.writableFinished) controller.abort();
-    });
+    };
+    res.once('close', gone);
+    req.socket.once('close', gone);
     const environment = environmentFromHost(req.headers.host) ?? '';
     runInRequestScope({ key: `environment:${environment}`, signal: controller.signal }, next);
   });

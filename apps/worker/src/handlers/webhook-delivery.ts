@@ -1,5 +1,5 @@
 import { deliverRun } from '@bo/domain/webhooks/deliver-run';
-import { claimDeliveries, releaseDeliveries } from '@bo/domain/webhooks/delivery-claims';
+import { claimDeliveries } from '@bo/domain/webhooks/delivery-claims';
 import { DISPATCH_BATCH, leaseMsFor } from '@bo/domain/webhooks/delivery-policy';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
@@ -34,8 +34,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
         }
         wake = done;
       });
-    // an environment in scheduled maintenance gets nothing: its deliveries stay pending (not failed,
-    // no attempt counted) and go out once the maintenance is over
+    // a run in flight ends when its environment goes into maintenance; the rest stays pending
     const inMaintenance = async (environment: string) => Boolean(await ctx.maintenance?.forEnvironment(environment));
     const runOptions = {
       prisma: ctx.prisma,
@@ -55,11 +54,8 @@ export const webhookDeliveryLoop: WorkerLoop = {
           if ((await dispatchEvents(ctx.prisma)) >= DISPATCH_BATCH) busy = true;
           const free = config.concurrency - inFlight.size;
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
-          const waiting: string[] = [];
-          for (const d of claimed) if (await inMaintenance(d.environment)) waiting.push(d.id);
-          if (waiting.length) await releaseDeliveries(ctx.prisma, waiting);
+          // (an environment in maintenance is not claimed at all: see claimDeliveries)
           for (const d of claimed) {
-            if (waiting.includes(d.id)) continue;
             busy = true;
             const p: Promise<unknown> = deliverRun(runOptions, d)
               .catch((err: unknown) => ctx.log.error({ err, delivery: d.id }, 'recording a webhook attempt failed'))

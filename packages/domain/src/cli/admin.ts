@@ -12,14 +12,14 @@ import { parseRights } from '../shared/rights.js';
  * service's socket when it holds the files).
  */
 const USAGE = `usage:
-  pnpm admin environment create <name>
-  pnpm admin user create --environment <env> --email <email> --rights <module:level,...> [--name <name>]
-  pnpm admin token create --environment <env> --user <email> [--label <label>] [--json]
-  pnpm admin token list --environment <env> [--json]
-  pnpm admin token delete --environment <env> --key <key>
-  pnpm admin maintenance on [--environment <env>] [--message <text>] [--until <ISO date-time>]
-  pnpm admin maintenance off [--environment <env>]
-  pnpm admin maintenance list [--json]
+  npx -y pnpm@10.34.9 admin environment create <name>
+  npx -y pnpm@10.34.9 admin user create --environment <env> --email <email> --rights <module:level,...> [--name <name>]
+  npx -y pnpm@10.34.9 admin token create --environment <env> --user <email> [--label <label>] [--json]
+  npx -y pnpm@10.34.9 admin token list --environment <env> [--json]
+  npx -y pnpm@10.34.9 admin token delete --environment <env> --key <key>
+  npx -y pnpm@10.34.9 admin maintenance on [--environment <env>] [--message <text>] [--until <ISO date-time>]
+  npx -y pnpm@10.34.9 admin maintenance off [--environment <env>]
+  npx -y pnpm@10.34.9 admin maintenance list [--json]
   (without --environment, maintenance applies to every environment)
 rights: crm, projects, sales, hours, hrm, invoices, costs, timers, timeline, documents, customfields,
         workflows, webhooks (or all) with none, read or write, e.g. all:write or crm:write,projects:read`;

@@ -100,6 +100,9 @@ export async function claimDeliveries(prisma: PrismaClient, limit: number, lease
        FROM webhook_delivery d
        JOIN webhook_subscription s ON s.id = d.subscription_id AND s.is_active
        WHERE d.status = 'pending'
+         -- scheduled maintenance: the environment's deliveries wait, unclaimed and uncounted
+         AND NOT EXISTS (SELECT 1 FROM maintenance_window m JOIN environment e ON e.id = d.environment_id
+                          WHERE m.scope = '*' OR m.scope = e.name)
        ORDER BY d.subscription_id, d.event_seq
      ), due AS (
        SELECT d.id FROM heads d
