@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { applyMigrations, compileList, type ListQuery } from '@bo/db';
-import { ALL_RIGHTS, createCaller, resources, systemClock } from '@bo/domain';
+import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
+import { organization } from '@bo/domain/crm/organization/organization.entity';
 import { startService } from '@bo/server';
 import { load as drive } from './support/load.js';
 
@@ -176,20 +177,18 @@ export default async function bench(): Promise<void> {
     );
 
     // the page query of (a) exactly as the service compiles it
-    const def = resources.find((r) => r.name === 'crm/organization');
-    if (!def) throw new Error('crm/organization is not registered');
     const query: ListQuery = {
-      where: { path: 'updated_at', op: 'ge', value: since },
-      orderBy: [{ path: 'updated_at', dir: 'desc' }],
+      where: { path: 'updatedAt', op: 'ge', value: since },
+      orderBy: [{ path: 'updatedAt', dir: 'desc' }],
       offset: 0,
       limit: 100,
       count: false,
     };
-    const compiled = compileList(def.sql, envIds['bench-a'] as string, query);
+    const compiled = compileList(organization.sqlModel, envIds['bench-a'] as string, query);
     const plan = await db.query(`EXPLAIN (ANALYZE, FORMAT TEXT) ${compiled.pageSql}`, compiled.pageParams);
     console.log(`\nplan of (a) at 100,000 rows:\n${compiled.pageSql}`);
     for (const row of plan.rows as { 'QUERY PLAN': string }[]) console.log(`  ${row['QUERY PLAN']}`);
-    const prefix = compileList(def.sql, envIds['bench-a'] as string, {
+    const prefix = compileList(organization.sqlModel, envIds['bench-a'] as string, {
       where: { path: 'name', op: 'eq', value: 'Acme*' },
       orderBy: [{ path: 'name', dir: 'asc' }],
       offset: 0,

@@ -1,14 +1,11 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import {
-  type AnyResource,
   BadRequestError,
   createCaller,
   type DomainContext,
   environmentFromHost,
   NotFoundError,
   type UserPrincipal,
-  resourcePath,
-  resources,
   toDomainError,
 } from '@bo/domain';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
@@ -55,8 +52,6 @@ export interface V2Helpers {
 }
 
 type Caller = ReturnType<typeof createCaller>;
-type ResourceCaller = Record<'list' | 'get' | 'create' | 'update' | 'delete', (input: unknown) => Promise<unknown>>;
-
 interface Locals {
   caller: Caller;
   principal: UserPrincipal;
@@ -64,12 +59,6 @@ interface Locals {
 
 function locals(res: Response): Locals {
   return res.locals as Locals;
-}
-
-function resourceCaller(caller: Caller, def: AnyResource): ResourceCaller {
-  let node: unknown = caller;
-  for (const seg of resourcePath(def)) node = (node as Record<string, unknown>)[seg];
-  return node as ResourceCaller;
 }
 
 function isSecure(req: Request, trustProxy: boolean): boolean {
@@ -181,74 +170,6 @@ export function createV2Router(opts: V2Options): Router {
   for (const resource of v2Resources) mountV2Resource(app, resource, bodyObject);
   for (const operation of v2Operations) mountV2Operation(app, operation, bodyObject);
   for (const operation of v2RowOperations) mountV2RowOperation(app, operation, bodyObject);
-
-  for (const def of resources) {
-    const base = `/${def.name}`;
-    const call = (res: Response) => resourceCaller(locals(res).caller, def);
-
-    app.get(base, async (req, res) => {
-      const p = parseListParams(rawQuery(req));
-      const result = (await call(res).list({
-        query: { where: p.where, orderBy: p.orderBy, offset: p.offset, limit: p.limit, count: p.metadata.has('count') },
-        view: 'v2',
-        select: p.select,
-      })) as { items: unknown[]; count: number | null };
-      let metadata: Record<string, number> | undefined;
-      if (p.metadata.size) {
-        metadata = {};
-        if (p.metadata.has('count')) metadata.count = result.count ?? 0;
-        if (p.metadata.has('limit')) metadata.limit = p.limit;
-        if (p.metadata.has('offset')) metadata.offset = p.offset;
-      }
-      sendData(res, result.items, metadata);
-    });
-
-    app.get(`${base}/:id`, async (req, res) => {
-      const select = new URLSearchParams(rawQuery(req)).get('select');
-      const data = await call(res).get({
-        id: req.params.id,
-        view: 'v2',
-        select: select ? parseSelect(select) : undefined,
-      });
-      sendData(res, data);
-    });
-
-    if (def.create) {
-      app.post(base, async (req, res) => {
-        const result = await call(res).create({ data: bodyObject(req) });
-        sendData(res, result);
-      });
-    }
-    if (def.update) {
-      app.put(`${base}/:id`, async (req, res) => {
-        const result = await call(res).update({ id: req.params.id, data: bodyObject(req) });
-        sendData(res, result);
-      });
-    }
-    // extra row operations the resource declares (duplicate, planningBudget, …)
-    for (const action of def.actions ?? []) {
-      const path = `${base}/:id/${action.name}`;
-      const run = async (req: Request, res: Response) => {
-        const data =
-          action.method === 'GET'
-            ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
-            : req.body === undefined
-              ? {}
-              : bodyObject(req);
-        const procedure = (call(res) as unknown as Record<string, (input: unknown) => Promise<unknown>>)[action.name];
-        if (!procedure) throw new NotFoundError(`${action.name} on ${def.name}`);
-        sendData(res, await procedure({ id: req.params.id, data }));
-      };
-      if (action.method === 'GET') app.get(path, run);
-      else app.post(path, run);
-    }
-    if (def.remove !== false) {
-      app.delete(`${base}/:id`, async (req, res) => {
-        const result = await call(res).delete({ id: req.params.id });
-        sendData(res, result);
-      });
-    }
-  }
 
   app.use((_req, res) => sendErrors(res, 404, ['no such endpoint']));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => renderV2Error(err, req, res, opts.log));

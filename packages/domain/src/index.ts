@@ -1,11 +1,9 @@
-export { appRouter, createCaller, resources } from './router.js';
+export { appRouter, createCaller } from './router.js';
 export type { AppRouter } from './router.js';
 export * from './shared/errors.js';
 export type { DomainContext, Principal, UserPrincipal, SystemPrincipal, DomainServices } from './shared/context.js';
 export { systemClock } from './shared/clock.js';
 export type { Clock } from './shared/clock.js';
-export type { AnyResource, ResourceDefinition, View } from './shared/resources/definition.js';
-export { resourcePath } from './shared/resources/router.js';
 export * from './shared/rights.js';
 export type { Condition, Comparison, ListQuery, SortKey, Operator } from '@bo/db';
 export {

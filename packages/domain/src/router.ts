@@ -5,16 +5,15 @@ import { costsRouter } from './costs/router.js';
 import { hoursRouter } from './hours/router.js';
 import { hrmRouter } from './hrm/router.js';
 import { invoicesRouter } from './invoices/router.js';
-import { projectsResources, projectsRouter } from './projects/router.js';
+import { projectsRouter } from './projects/router.js';
 import { servicesRouter } from './services/router.js';
 import { documentsRouter, invoiceDocumentRouter } from './documents/router.js';
 import { timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { customfieldsRouter } from './customfields/router.js';
-import { salesResources, salesRouter } from './sales/router.js';
+import { salesRouter } from './sales/router.js';
 import { workflowsRouter } from './workflows/workflow.router.js';
-import type { AnyResource } from './shared/resources/definition.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
 export const appRouter = router({
@@ -37,8 +36,5 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
-
-/** Every declared resource; v2 routes are made from this list. */
-export const resources: AnyResource[] = [...projectsResources, ...salesResources];
 
 export const createCaller = createCallerFactory(appRouter);

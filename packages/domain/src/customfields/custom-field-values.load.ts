@@ -1,8 +1,7 @@
 import type { TenantSql } from '@bo/db';
-import type { Db } from '../shared/resources/definition.js';
 import type { EntityTransaction } from '../shared/entity/transaction.js';
 import type { CustomFieldValue } from './custom-field-value.schema.js';
-import { type CustomFieldRow, customFieldInclude, valueView } from './custom-field.view.js';
+import { type CustomFieldRow, customFieldInclude, type valueView } from './custom-field.view.js';
 
 export type CustomFieldValueView = ReturnType<typeof valueView>;
 
@@ -29,10 +28,6 @@ const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.fi
        LEFT JOIN custom_field_model m ON m.id = g.model_id
       WHERE f.environment_id = $1 AND f.model_key = $2
       ORDER BY f.position, f.created_at, f.id`;
-
-export async function loadDefinitionsForRead(db: Db, environmentId: string, modelKey: string): Promise<CustomFieldRow[]> {
-  return db.$queryRawUnsafe<CustomFieldRow[]>(DEFINITIONS_FOR_READ_SQL, environmentId, modelKey);
-}
 
 /** The definitions of one model through the tenant reader (list pages). */
 export async function readDefinitions(sql: TenantSql, modelKey: string): Promise<CustomFieldRow[]> {
@@ -80,38 +75,4 @@ export function customFieldViews(
       const option = value === null ? undefined : d.options.find((o) => o.value === value);
       return { ...base, value, displayValue: value === null ? null : (option?.label ?? value) };
     });
-}
-
-/**
- * (resources declared the earlier way) The v2 `custom_fields` list of every entity of a page, in two queries whatever
- * the page size: the model's definitions once, the values of all ids at once.
- * Every defined field is listed; value null when unset.
- */
-export async function loadCustomFields(
-  db: Db,
-  environmentId: string,
-  modelKey: string,
-  ids: string[],
-): Promise<Map<string, CustomFieldValueView[]>> {
-  const out = new Map<string, CustomFieldValueView[]>();
-  if (ids.length === 0) return out;
-  const definitions = await loadDefinitionsForRead(db, environmentId, modelKey);
-  const values =
-    definitions.length === 0
-      ? []
-      : await db.$queryRawUnsafe<{ entity_id: string; custom_field_id: string; value: string | null }[]>(
-          `SELECT entity_id, custom_field_id, value FROM custom_field_value
-            WHERE environment_id = $1 AND entity_id = ANY($2::text[]) AND custom_field_id = ANY($3::text[])`,
-          environmentId,
-          ids,
-          definitions.map((d) => d.id),
-        );
-  const byKey = new Map(values.map((v) => [`${v.entity_id}\u0000${v.custom_field_id}`, v.value]));
-  for (const id of ids) {
-    out.set(
-      id,
-      definitions.map((d) => valueView(d, byKey.get(`${id}\u0000${d.id}`) ?? null)),
-    );
-  }
-  return out;
 }

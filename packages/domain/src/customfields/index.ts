@@ -13,9 +13,6 @@
  *   delete: await deleteCustomFieldValues(tx, id)
  *   definitions: customfields.definitions.<model> and customfields.groups.<model> (router.ts)
  *
- * loadCustomFields (and custom-field.view.ts) serve the resources still declared
- * the earlier way (projects, sales) until they are converted.
- *
  * The model keys are seeded per environment (CUSTOM_FIELD_MODELS); a model not
  * seeded there has no custom fields, and an entity without the field answers 400
  * to a custom-field filter.
@@ -25,7 +22,6 @@ export {
   type CustomFieldValueView,
   customFieldValuesJson,
   customFieldViews,
-  loadCustomFields,
   readDefinitions,
 } from './custom-field-values.load.js';
 export {

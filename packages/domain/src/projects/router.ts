@@ -11,7 +11,6 @@ import {
   getEntity,
   updateEntity,
 } from '../shared/entity/index.js';
-import type { AnyResource } from '../shared/resources/definition.js';
 import { moduleProcedure, router } from '../trpc.js';
 import { assignmentRouter } from './assignment/assignment.router.js';
 import { approveAcquisitionProject } from './project/approve-acquisition-project.js';
@@ -47,8 +46,6 @@ import {
   updateProjectServiceInput,
 } from './service/project-service.schema.js';
 import { updateProjectService } from './service/update-project-service.js';
-
-export const projectsResources: AnyResource[] = [];
 
 const write = () => moduleProcedure('projects', 'write');
 const read = () => moduleProcedure('projects', 'read');

@@ -1,4 +1,3 @@
-import type { AnyResource } from '../shared/resources/definition.js';
 import { router } from '../trpc.js';
 import { saleRouter } from './sale.router.js';
 import { quoteRouter, saleServiceRouter, salesLookupRouters } from './sales.router.js';
@@ -10,6 +9,3 @@ export const salesRouter = router({
   quote: quoteRouter,
   ...salesLookupRouters,
 });
-
-/** Sales are declared as entities now; nothing of sales is mounted from the earlier registry. */
-export const salesResources: AnyResource[] = [];

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@bo/db';
 import type { Clock } from './clock.js';
-import type { Db } from './resources/definition.js';
+import type { ScopedTransaction as Db } from '@bo/db';
 import type { FileStorage } from './storage.js';
 import type { WebhookConfig } from '../webhooks/webhook-config.js';
 

@@ -1,5 +1,5 @@
 import type { Models } from '@bo/db';
-import type { Db } from '../../shared/resources/definition.js';
+import type { EntityTransaction as Db } from '../../shared/entity/index.js';
 import type { InvoiceDraftProjectState, InvoiceDraftRequest, InvoiceDraftRequestState } from './invoice-draft-request.schema.js';
 
 type Row = Models.InvoiceDraftRequestModel & { projects: Models.InvoiceDraftRequestProjectModel[] };

@@ -5,8 +5,9 @@ import { newEntityId } from '../../shared/ids.js';
 import type { JobContext } from '../../shared/jobs.js';
 import { recordEvent } from '../../shared/events.js';
 import { num } from '../../shared/numbers.js';
-import { invoiceV3 } from '../invoice.view.js';
-import type { Db } from '../../shared/resources/definition.js';
+import { invoicePayload } from '../invoice.payload.js';
+import { transactionReader } from '@bo/db';
+import type { EntityTransaction as Db } from '../../shared/entity/index.js';
 
 export const invoiceDraftJobData = z.object({ environmentId: z.string().min(1), requestId: z.string().min(1) });
 
@@ -93,7 +94,7 @@ async function draftForProject(tx: Db, projectId: string, invoiceDate: Date | nu
     include: { lines: { orderBy: { position: 'asc' } } },
   });
   // a drafted invoice is a created entity like any other: webhooks hear of it
-  await recordEvent(tx, { entityType: 'invoice', entityId: invoiceId, change: 'created', data: invoiceV3(invoice) });
+  await recordEvent(tx, { entityType: 'invoice', entityId: invoiceId, change: 'created', data: invoicePayload(invoice) });
   return { status: 'drafted', message: null, invoiceId };
 }
 
@@ -122,10 +123,9 @@ export async function runInvoiceDraftRequest(ctx: JobContext, raw: Record<string
   for (const item of items) {
     try {
       await db.$transaction(async (tx) => {
-        const locked = await tx.$queryRawUnsafe<{ status: string }[]>(
-          'SELECT status FROM invoice_draft_request_project WHERE id = $1 AND environment_id = $2 FOR UPDATE',
-          item.id,
-          data.environmentId,
+        const locked = await transactionReader(tx, data.environmentId).read<{ status: string }>(
+          'SELECT status FROM invoice_draft_request_project WHERE environment_id = $1 AND id = $2 FOR UPDATE',
+          [item.id],
         );
         if (locked[0]?.status !== 'pending') return;
         const outcome = await draftForProject(tx, item.projectId, request.invoiceDate, request.id);

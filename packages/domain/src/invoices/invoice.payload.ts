@@ -1,9 +1,11 @@
 import type { Models } from '@bo/db';
-import { v3DateTime } from '../shared/format.js';
 import { num } from '../shared/numbers.js';
 
-/** v3 shape of an invoice (as webhooks carry it); amounts are numbers, dates ISO 8601. */
-export function invoiceV3(i: Models.InvoiceModel & { lines: Models.InvoiceLineModel[] }): Record<string, unknown> {
+/**
+ * An invoice as its events carry it, in domain terms: amounts are numbers, dates ISO 8601.
+ * (Invoicing declares the invoice entity in full; until then this is its payload.)
+ */
+export function invoicePayload(i: Models.InvoiceModel & { lines: Models.InvoiceLineModel[] }): Record<string, unknown> {
   return {
     id: i.id,
     invoiceNumber: i.invoiceNumber,
@@ -22,7 +24,7 @@ export function invoiceV3(i: Models.InvoiceModel & { lines: Models.InvoiceLineMo
       price: num(l.price),
       amount: num(l.amount),
     })),
-    createdAt: v3DateTime(i.createdAt),
-    updatedAt: v3DateTime(i.updatedAt),
+    createdAt: i.createdAt.toISOString(),
+    updatedAt: i.updatedAt.toISOString(),
   };
 }

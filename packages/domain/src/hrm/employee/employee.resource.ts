@@ -1,2 +1,0 @@
-/** Kept for sales (converted separately), which still embeds employees the earlier way; goes when sales is converted. */
-export { employeeSimpleV2 } from './employee.view.js';
