@@ -10,7 +10,6 @@ import {
 } from '@bo/domain';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
-import { parseListParams, parseSelect } from './query-language.js';
 import { mountApiDocs } from '@bo/http';
 import { buildV2Document } from './openapi.js';
 import { mountV2Operation, mountV2Resource, mountV2RowOperation } from './resources/mount.js';
