@@ -2,7 +2,7 @@ import type { Condition, SortKey } from '@bo/domain';
 
 /**
  * v2 names ↔ domain names. By convention a v2 name is the snake_case of the domain
- * name (`cocCode` ↔ `coc_code`); a resource spells out only its exceptions
+ * name (`vatNumber` ↔ `vat_number`); a resource spells out only its exceptions
  * (`organizationsize` ↔ `organizationSize`). The same mapping serves reads, writes,
  * filter and sort paths and the paths of validation errors.
  */

@@ -6,16 +6,9 @@ const names = v2Names();
 
 /** reference: MyOrganizationProfile, plus main_profile */
 function profileV2(p: MyOrganizationProfile): Record<string, unknown> {
-  return {
-    id: p.id,
-    organization_id: p.organization?.id ?? null,
-    name: p.name,
-    coc_code: p.cocCode,
-    vat_number: p.vatNumber,
-    bank_account: p.bankAccount,
-    blocked: p.blocked,
-    main_profile: p.mainProfile,
-  };
+  // the profile's own fields by convention; who may use it and when it changed are not shown
+  const { organization, access: _access, createdAt: _created, updatedAt: _updated, ...own } = p;
+  return { organization_id: organization?.id ?? null, ...(names.output(own) as Record<string, unknown>) };
 }
 
 /** crm/myorganizationprofile: every company profile of the environment. */

@@ -212,7 +212,7 @@ export const f = {
   },
 };
 
-/** `cocCode` → `coc_code`: the column and v2 naming convention. */
+/** `vatNumber` → `vat_number`: the column and v2 naming convention. */
 export function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
