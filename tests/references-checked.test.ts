@@ -113,3 +113,34 @@ describe('references are checked on every write', () => {
     }
   }
 });
+
+describe('references are checked on every write: the ids a write names beyond its declared relations', () => {
+  it('timeline/message: created_by_id must be a user of this environment (an author cannot be forged)', async () => {
+    const organization = await created('/crm/organization', { name: 'Timeline Ref BV' });
+    const [own] = await t.db.query<{ id: string }>(
+      `SELECT u.id FROM user_account u JOIN environment e ON e.id = u.environment_id WHERE e.name = 'refs' LIMIT 1`,
+    );
+    const [foreign] = await t.db.query<{ id: string }>(
+      `SELECT u.id FROM user_account u JOIN environment e ON e.id = u.environment_id WHERE e.name = 'refs-other' LIMIT 1`,
+    );
+    const body = (createdBy: string | undefined, messageType?: string) => ({
+      title: 'Call',
+      linked_to: { organization_id: organization },
+      ...(createdBy ? { created_by_id: createdBy } : {}),
+      ...(messageType ? { messagetype_id: messageType } : {}),
+    });
+    const before = await snapshot(t.db);
+    for (const [createdBy, messageType] of [
+      ['user:made-up', undefined],
+      [foreign?.id, undefined],
+      [undefined, 'messagetype:made-up'],
+    ] as const) {
+      const res = await api.v2('POST', '/timeline/message', body(createdBy, messageType));
+      expect(res.status, res.text).toBe(400);
+      expect(res.text).toContain(messageType ? 'messagetype_id' : 'created_by_id');
+    }
+    expect(await snapshot(t.db)).toEqual(before);
+    const ok = await api.v2('POST', '/timeline/message', body(own?.id));
+    expect(ok.status, ok.text).toBe(200);
+  });
+});
