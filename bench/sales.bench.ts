@@ -23,7 +23,7 @@ function bigQuote(): TotalsGroup[] {
       type,
       lines: Array.from({ length: 50 }, (_, i) => ({
         quantity: (i % 7) + 0.25,
-        price: 10 + i * 1.3333,
+        price: Number((10 + i * 1.3333).toFixed(4)),
         vatClassId: i % 3 === 0 ? 'vat:low' : 'vat:high',
         vatPercentage: i % 3 === 0 ? 9 : 21,
         chosen: type.startsWith('single') ? i === 0 : i % 2 === 0,

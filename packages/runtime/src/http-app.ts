@@ -103,7 +103,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       if (!res.writableFinished) controller.abort();
     };
     res.once('close', gone);
+    // the socket outlives the request on a kept-alive connection: listen to it for this request only
     req.socket.once('close', gone);
+    res.once('close', () => req.socket.off('close', gone));
     const environment = environmentFromHost(req.headers.host) ?? '';
     runInRequestScope({ key: `environment:${environment}`, signal: controller.signal }, next);
   });
