@@ -31,14 +31,18 @@ const REQUIRED_PREFIXES = [
   '/projects/purchase',
   '/projects/projectemployee',
   '/services/defaultservice',
-  '/sales/sales',
+  '/sales/',
+  '/sale/',
   '/timeline/',
   '/upload/',
   '/customfields/',
 ];
 
-/** Operations of the areas above that are not built yet, each with its issue (issue 14: the remaining reference paths). */
-const NOT_YET: RegExp[] = [/^POST \/customfields\/(group|option)\/\{id\}$/];
+/**
+ * Operations of the areas above that are not built yet, each with its issue: the custom-field
+ * group and option writes at the reference's own path (issue 14), sales document writes (issue 12).
+ */
+const NOT_YET: RegExp[] = [/^POST \/customfields\/(group|option)\/\{id\}$/, /^(PUT|POST|DELETE) \/sales\/document(\/\{id\})?$/];
 
 let t: TestService;
 let api: ApiClient;
