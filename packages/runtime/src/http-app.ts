@@ -104,8 +104,10 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     };
     res.once('close', gone);
     // the socket outlives the request on a kept-alive connection: listen to it for this request only
-    req.socket.once('close', gone);
-    res.once('close', () => req.socket.off('close', gone));
+    // (held here: by the time the response closes, req.socket may already be detached and null)
+    const socket = req.socket;
+    socket.once('close', gone);
+    res.once('close', () => socket.off('close', gone));
     const environment = environmentFromHost(req.headers.host) ?? '';
     runInRequestScope({ key: `environment:${environment}`, signal: controller.signal }, next);
   });
