@@ -316,7 +316,14 @@ describe('maintenance mode and webhooks', () => {
     expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
     await t.system.admin.maintenance.off({ environment: 'queued' });
     await waitFor(() => receiver.received.length > 0, 15_000);
-    const [after] = await t.db.query<{ status: string }>(`SELECT status FROM webhook_delivery ORDER BY created_at DESC LIMIT 1`);
-    expect(after?.status).toBe('succeeded');
+    // the attempt is recorded once the receiver has answered: wait for the record, not only the receipt
+    const status = async () =>
+      (await t.db.query<{ status: string }>(`SELECT status FROM webhook_delivery ORDER BY created_at DESC LIMIT 1`))[0]?.status;
+    let after = await status();
+    for (let i = 0; i < 50 && after === 'pending'; i += 1) {
+      await sleep(100);
+      after = await status();
+    }
+    expect(after).toBe('succeeded');
   }, 40_000);
 });
