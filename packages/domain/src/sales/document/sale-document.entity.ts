@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type documentType, documentTypeFor } from '../../documents/document-type.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 
 /**
@@ -6,32 +7,10 @@ import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js
  * linked to a sale, and the document types meant for sales, read under the sales
  * right. Documents are written through the document store (documents/document).
  */
-export const saleDocumentType = defineEntity({
-  type: 'documenttype',
-  table: 'document_type',
-  module: 'sales',
-  nameField: 'label',
-  defaultSort: [{ path: 'label', dir: 'asc' }],
+export const saleDocumentType: typeof documentType = {
+  ...documentTypeFor('sales'),
   scope: () => ({ path: 'isForSale', op: 'eq', value: 'true' }),
-  fields: {
-    id: f.id(),
-    label: f.requiredString(),
-    canHaveAttachment: f.boolean(),
-    isForCrm: f.boolean(),
-    isForContact: f.boolean(),
-    isForSale: f.boolean(),
-    isForDebtor: f.boolean(),
-    isForProject: f.boolean(),
-    isForSubscription: f.boolean(),
-    isForEmployee: f.boolean(),
-    isForInvoice: f.boolean(),
-    isForMyorganizationprofile: f.boolean(),
-    isBlocked: f.boolean(),
-    isVisibleOnAll: f.boolean(),
-    createdAt: f.createdAt(),
-    updatedAt: f.updatedAt(),
-  },
-});
+};
 export type SaleDocumentType = z.infer<typeof saleDocumentType.schema>;
 
 export const saleDocument = defineEntity({
