@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import type { createCaller } from '@bo/domain';
+import { BadRequestError, type createCaller } from '@bo/domain';
 import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
@@ -93,8 +93,11 @@ export function mountV2Resource(
   }
 
   /** a write body in domain terms, and the errors of the write in v2 terms */
-  const written = async <T>(req: Request, run: (data: never) => Promise<T>): Promise<T> => {
-    const body = bodyObject(req);
+  const written = async <T>(
+    req: Request,
+    run: (data: never) => Promise<T>,
+    body: Record<string, unknown> = bodyObject(req),
+  ): Promise<T> => {
     const input: V2Input = resource.input ? resource.input(body) : { data: names.input(body) };
     try {
       return await run(input.data as never);
@@ -121,11 +124,25 @@ export function mountV2Resource(
     if (!create || methods.create === false) return next();
     sendData(res, await written(req, (data) => create({ data })));
   });
-  app.put(`${base}/:id`, async (req, res, next) => {
+  const updateById = async (req: Request, res: Response, next: () => void) => {
     const update = call(res).update;
     if (!update || methods.update === false) return next();
     sendData(res, await written(req, (data) => update({ id: req.params.id as string, data })));
-  });
+  };
+  app.put(`${base}/:id`, updateById);
+  // the reference's own spellings of an update, served beside PUT /{id}
+  if (resource.referencePaths?.updateByPost) app.post(`${base}/:id`, updateById);
+  if (resource.referencePaths?.updateOnCollection) {
+    app.put(base, async (req, res, next) => {
+      const update = call(res).update;
+      if (!update || methods.update === false) return next();
+      const { id, ...body } = bodyObject(req);
+      if (typeof id !== 'string' || id === '') {
+        throw new BadRequestError('id: the id of the record to change is required in the body', 'id');
+      }
+      sendData(res, await written(req, (data) => update({ id, data }), body));
+    });
+  }
   app.delete(`${base}/:id`, async (req, res, next) => {
     const remove = call(res).delete;
     if (!remove || methods.delete === false) return next();

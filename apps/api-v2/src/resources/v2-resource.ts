@@ -40,6 +40,11 @@ export interface V2Resource<Row> {
   inputs?: { create?: z.ZodType; update?: z.ZodType; remove?: boolean };
   /** v2 fields the mapping builds itself from an entity field of the same name (documented as built, not as declared) */
   documentAsBuilt?: string[];
+  /**
+   * the reference's own spellings of an update, served beside `PUT /{id}`: `POST /{id}`
+   * (custom-field groups and options) and `PUT` on the collection with the id in the body (documents)
+   */
+  referencePaths?: { updateByPost?: boolean; updateOnCollection?: boolean };
   /** read-only by contract (the workflow defaults): every write answers 405 saying so */
   readOnly?: boolean;
   /** which of create, update and delete v2 offers, when not all the procedures have */

@@ -56,6 +56,7 @@ export const customFieldGroupV2 = v2Resource<CustomFieldGroup>({
   path: 'customfields/group',
   procedures: (c) => c.customfields.group,
   names,
+  referencePaths: { updateByPost: true },
   read: groupV2,
 });
 
@@ -63,6 +64,7 @@ export const customFieldOptionV2 = v2Resource<CustomFieldOption>({
   path: 'customfields/option',
   procedures: (c) => c.customfields.option,
   names,
+  referencePaths: { updateByPost: true },
   read: optionV2,
 });
 

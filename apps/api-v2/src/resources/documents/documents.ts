@@ -30,6 +30,7 @@ export const documentV2Resource = v2Resource<Document>({
   path: 'documents/document',
   procedures: (c) => c.documents.document,
   names: documentNames,
+  referencePaths: { updateOnCollection: true },
   read: documentV2,
 });
 
