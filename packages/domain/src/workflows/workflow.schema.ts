@@ -14,7 +14,7 @@ export const startWorkflowInput = z.object({
       saleId: z.string().min(1).optional(),
     })
     .refine((l) => Object.values(l).filter((v) => v !== undefined).length === 1, {
-      message: 'name exactly one of organization_id, person_id, project_id or sale_id',
+      message: 'name exactly one entity to run on: an organization, a person, a project or a sale',
     }),
   /** who gets every task, unless a task says otherwise later */
   assigneeId: z.string().min(1).nullable().optional(),
