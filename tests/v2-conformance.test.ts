@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountedResources as resources } from '@bo/api-v2';
+import { contractValidator, referenceContract } from './support/contract.js';
 import { type Envelope, list, post, referenceId } from './support/crm.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -14,47 +11,8 @@ import { type ApiClient, startTestService, type TestService } from './support/se
  * with the definition's type.
  */
 type Schema = Record<string, unknown>;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const contract = JSON.parse(readFileSync(path.resolve(here, '../../shared/reference/v2-contract.json'), 'utf8')) as {
-  paths: Record<string, Record<string, { responses?: Record<string, { schema?: { $ref?: string } }> }>>;
-  definitions: Record<string, Schema>;
-};
-
-/** A definition made strict: all its properties required, each nullable; formats dropped (float is not JSON Schema). */
-function strict(schema: Schema): Schema {
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'format' || key === 'default') continue;
-    out[key] = value;
-  }
-  if (typeof out.$ref === 'string') return { anyOf: [{ $ref: out.$ref }, { type: 'null' }] };
-  if (out.items && typeof out.items === 'object') out.items = strictItem(out.items as Schema);
-  if (out.properties) {
-    const props = out.properties as Record<string, Schema>;
-    out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, nullable(strict(v))]));
-    out.required = Object.keys(props);
-    out.type = 'object';
-  }
-  return out;
-}
-
-function strictItem(schema: Schema): Schema {
-  return typeof schema.$ref === 'string' ? { $ref: schema.$ref } : strict(schema);
-}
-
-function nullable(schema: Schema): Schema {
-  if (schema.anyOf) return schema;
-  const out = { ...schema };
-  if (typeof out.type === 'string') out.type = [out.type, 'null'];
-  if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
-  return out;
-}
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addSchema({
-  $id: 'contract',
-  definitions: Object.fromEntries(Object.entries(contract.definitions).map(([k, v]) => [k, strict(v)])),
-});
+const contract = referenceContract;
+const { validatorFor } = contractValidator();
 
 /** crm/foo → the item definition its GET returns, from the reference paths. */
 function definitionOf(resource: string): string {
@@ -65,16 +23,6 @@ function definitionOf(resource: string): string {
   const data = result.properties.data;
   const item = (data.items as Schema | undefined)?.$ref ?? data.$ref;
   return String(item).replace('#/definitions/', '');
-}
-
-const validators = new Map<string, ValidateFunction>();
-function validatorFor(definition: string): ValidateFunction {
-  let v = validators.get(definition);
-  if (!v) {
-    v = ajv.compile({ $ref: `contract#/definitions/${definition}` });
-    validators.set(definition, v);
-  }
-  return v;
 }
 
 const ours = resources

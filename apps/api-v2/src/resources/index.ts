@@ -22,6 +22,7 @@ import { employeeV2 } from './hrm/employee.js';
 import { hourTypeV2Resource } from './hours/hourstype.js';
 import { assignmentV2 } from './projects/assignment.js';
 import { projectV2 } from './projects/project.js';
+import { projectDocumentTypeV2, projectDocumentV2 } from './projects/document.js';
 import { projectEmployeeV2 } from './projects/projectemployee.js';
 import { purchaseV2 } from './projects/purchase.js';
 import { projectFilterV2, projectStatusV2 } from './projects/reference.js';
@@ -72,6 +73,8 @@ export const v2Resources: AnyV2Resource[] = [
   salesFilterV2,
   saleDocumentV2,
   saleDocumentTypeV2,
+  projectDocumentV2,
+  projectDocumentTypeV2,
 ];
 
 /** v2 paths that are operations rather than resources. */

@@ -5,7 +5,7 @@ import { myOrganizationProfileRouter, myOrganizationRouter } from './myorganizat
 import { mergeRouter } from './merge/merge.router.js';
 import { organizationRouter } from './organization/organization.router.js';
 import { personRouter } from './person/person.router.js';
-import { documentTypeFor } from '../documents/document-type.entity.js';
+import { areaDocumentRouters, DOCUMENT_AREAS } from '../documents/area-documents.js';
 import { entityQueries } from '../shared/entity/index.js';
 import { country, gender, industry, interest, organizationSize, relationType } from './reference/reference.entities.js';
 
@@ -23,6 +23,6 @@ export const crmRouter = router({
   organizationsize: router(entityQueries(organizationSize)),
   relationtype: router(entityQueries(relationType)),
   debtor: router(entityQueries(debtor)),
-  /** the document types, read with the CRM right */
-  documenttype: router(entityQueries(documentTypeFor('crm'))),
+  /** the documents of organizations and persons, and their document types, under the CRM right */
+  ...areaDocumentRouters(DOCUMENT_AREAS.crm),
 });

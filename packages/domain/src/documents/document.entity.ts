@@ -8,7 +8,7 @@ import { linkedToField } from './linked-to.js';
 export const documentTypeReference = z.object({ id: z.string(), label: z.string() });
 
 /** The fields of a document as a module reads them (documents, or invoices for an invoice's documents). */
-function documentFields(module: ModuleName) {
+export function documentFields(module: ModuleName) {
   const types = documentTypeFor(module);
   return {
     id: f.id(),

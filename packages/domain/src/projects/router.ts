@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { purchaseType } from '../costs/coststype/coststype.entity.js';
+import { areaDocumentRouters, DOCUMENT_AREAS } from '../documents/area-documents.js';
 import {
   createEntity,
   entityCreate,
@@ -52,6 +53,8 @@ const read = () => moduleProcedure('projects', 'read');
 const id = z.string().min(1);
 
 export const projectsRouter = router({
+  /** the documents of projects and their document types, under the projects right */
+  ...areaDocumentRouters(DOCUMENT_AREAS.projects),
   project: router({
     ...entityQueries(project),
     create: entityCreate(project, createProjectInput, createProject),

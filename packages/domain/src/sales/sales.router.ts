@@ -10,7 +10,7 @@ import {
 } from '../shared/entity/index.js';
 import { NotFoundError } from '../shared/errors.js';
 import { moduleProcedure, router } from '../trpc.js';
-import { saleDocument, saleDocumentType } from './document/sale-document.entity.js';
+import { areaDocumentRouters, DOCUMENT_AREAS } from '../documents/area-documents.js';
 import {
   quoteStatus,
   quoteTemplate,
@@ -85,8 +85,7 @@ export const salesLookupRouters = {
   revenuegroup: router(entityQueries(revenueGroup)),
   vatclass: router(entityQueries(vatClass)),
   quotestatus: router(entityQueries(quoteStatus)),
-  document: router(entityQueries(saleDocument)),
-  documenttype: router(entityQueries(saleDocumentType)),
+  ...areaDocumentRouters(DOCUMENT_AREAS.sales),
   quotetemplate: router({
     ...entityQueries(quoteTemplate),
     create: entityCreate(quoteTemplate, createQuoteTemplateInput, createQuoteTemplate),

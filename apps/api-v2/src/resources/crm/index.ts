@@ -6,6 +6,7 @@ import { personV2 } from './person.js';
 import {
   countryV2,
   crmDocumentTypeV2,
+  crmDocumentV2,
   genderV2,
   industryV2,
   interestsV2,
@@ -27,4 +28,5 @@ export const crmV2Resources: AnyV2Resource[] = [
   organizationSizeV2,
   relationTypeResourceV2,
   crmDocumentTypeV2,
+  crmDocumentV2,
 ];

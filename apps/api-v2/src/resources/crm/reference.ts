@@ -1,3 +1,5 @@
+import { areaDocumentV2 } from '../documents/documents.js';
+import { areaDocumentTypeV2 } from '../documents/documenttype.js';
 import type { DocumentType } from '@bo/domain/documents/document-type.entity';
 import type {
   Country,
@@ -68,14 +70,8 @@ export const relationTypeResourceV2 = v2Resource<RelationType>({
   read: relationTypeV2,
 });
 
-/** crm/documenttype: the document type's flags, without its dates (documents/documenttype has them). */
-export const crmDocumentTypeV2 = v2Resource<DocumentType>({
-  path: 'crm/documenttype',
-  procedures: (c) => c.crm.documenttype,
-  names,
-  methods,
-  read: (d) => {
-    const { createdAt: _c, updatedAt: _u, ...rest } = d;
-    return names.output(rest) as Record<string, unknown>;
-  },
-});
+/** crm/documenttype: the document types meant for organizations, persons and debtors. */
+export const crmDocumentTypeV2 = areaDocumentTypeV2('crm/documenttype', (c) => c.crm.documenttype);
+
+/** crm/document: the documents linked to an organization or a person. */
+export const crmDocumentV2 = areaDocumentV2('crm/document', (c) => c.crm.document);

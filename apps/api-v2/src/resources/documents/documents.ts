@@ -1,7 +1,7 @@
 import type { Document, ExternalDocument } from '@bo/domain/documents/document.entity';
 import { browserDownloadPath } from '../../browser-download.js';
 import { v2Names } from '../v2-names.js';
-import { type AnyV2Resource, v2Resource } from '../v2-resource.js';
+import { type AnyV2Resource, type V2Resource, v2Resource } from '../v2-resource.js';
 import { documentTypeV2 } from './documenttype.js';
 import { LINK_NAMES, linkedToV2 } from './linked-to.js';
 
@@ -33,6 +33,23 @@ export const documentV2Resource = v2Resource<Document>({
   referencePaths: { updateOnCollection: true },
   read: documentV2,
 });
+
+/**
+ * An area's view of the document store (crm/document, projects/document, …): the
+ * same shape and the same writes as documents/document, the reference's PUT on the
+ * collection with the id in the body included.
+ */
+export function areaDocumentV2(path: string, procedures: V2Resource<Document>['procedures']): V2Resource<Document> {
+  return v2Resource<Document>({
+    path,
+    procedures,
+    names: documentNames,
+    referencePaths: { updateOnCollection: true },
+    read: documentV2,
+    // a fresh environment has no documents in an area: tests/area-documents.test.ts checks the shape
+    conformance: false,
+  });
+}
 
 /** invoices/document: the documents linked to an invoice; read-only. */
 export const invoiceDocumentV2 = v2Resource<Document>({
