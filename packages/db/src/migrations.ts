@@ -113,12 +113,13 @@ async function withEngine<T>(
   const pool = new pg.Pool({ connectionString, max: 1 });
   pool.on('error', (err) => log(`migration pool error: ${err.message}`));
   const closed: Promise<void>[] = [];
+  const charColumns = new Set<string>();
   pool.on('connect', (client) => {
-    reportCharColumnsAsText(client);
+    reportCharColumnsAsText(client, charColumns);
     closed.push(new Promise((resolve) => client.once('end', () => resolve())));
   });
   try {
-    const factory = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
+    const factory = bindMigrationAwareSqlAdapterFactory(withCharColumns(new PrismaPg(pool), charColumns));
     const engine = await bg.SchemaEngine.new(
       { datamodels: datamodels?.map((f): [string, string] => [f.path, f.content]) },
       (msg: unknown) => logEngineMessage(msg, log),
@@ -140,18 +141,27 @@ async function withEngine<T>(
 const PG_CHAR_OID = 18; // the internal one-byte "char" type (pg_class.relkind, pg_constraint.contype, ...)
 const PG_TEXT_OID = 25;
 
+/** The driver adapters' column type of a one-character value (ColumnTypeEnum.Character). */
+const CHARACTER_COLUMN_TYPE = 6;
+
 /**
  * The engine's schema introspection (used by `diff` against a database) reads
  * catalog columns of type "char", which @prisma/adapter-pg 7.10 rejects as an
- * unsupported column type. Their text value is the one character, so report
- * them as text; everything else is passed through untouched.
+ * unsupported column type. Their text value is the one character, so the
+ * driver reads them as text, and `withCharColumns` tells the engine they are
+ * characters (its describer reads pg_constraint.contype as one: a CHECK
+ * constraint in the schema made it panic when they were reported as text).
+ * One connection runs one query at a time, so the names of the last result's
+ * "char" columns are enough to pass on.
  */
-function reportCharColumnsAsText(client: pg.PoolClient): void {
+function reportCharColumnsAsText(client: pg.PoolClient, charColumns: Set<string>): void {
   const fix = (res: unknown): void => {
+    charColumns.clear();
     if (typeof res !== 'object' || res === null || !('fields' in res) || !Array.isArray(res.fields)) return;
     for (const field of res.fields as unknown[]) {
       if (typeof field === 'object' && field !== null && 'dataTypeID' in field && field.dataTypeID === PG_CHAR_OID) {
         (field as { dataTypeID: number }).dataTypeID = PG_TEXT_OID;
+        if ('name' in field && typeof field.name === 'string') charColumns.add(field.name);
       }
     }
   };
@@ -176,6 +186,39 @@ function reportCharColumnsAsText(client: pg.PoolClient): void {
     return ret;
   };
   client.query = patched as typeof client.query;
+}
+
+interface RawResult {
+  columnNames: string[];
+  columnTypes: number[];
+}
+type Queryable = { queryRaw: (...args: unknown[]) => Promise<RawResult> };
+
+/** The adapter factory whose connections report the last result's "char" columns as characters. */
+function withCharColumns<F extends object>(factory: F, charColumns: Set<string>): F {
+  const adapter = <A extends object>(inner: A): A =>
+    new Proxy(inner, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (prop !== 'queryRaw' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          const result = await (value as Queryable['queryRaw']).apply(target, args);
+          result.columnNames.forEach((name, i) => {
+            if (charColumns.has(name)) result.columnTypes[i] = CHARACTER_COLUMN_TYPE;
+          });
+          return result;
+        };
+      },
+    });
+  return new Proxy(factory, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if ((prop === 'connect' || prop === 'connectToShadowDb') && typeof value === 'function') {
+        return async (...args: unknown[]) => adapter((await value.apply(target, args)) as object);
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** The engine reports tracing events as JSON strings; keep only the human message of warnings and errors. */
