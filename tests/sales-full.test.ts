@@ -54,6 +54,7 @@ beforeAll(async () => {
     )
   )[0]?.id as string;
   ids.revenueGroup = await lookup('revenue_group', `r.label = 'Consultancy'`);
+  ids.costType = await lookup('cost_type', 'true');
 });
 afterAll(() => t?.stop());
 
@@ -181,12 +182,33 @@ describe('sales/service', () => {
       track_cost: false,
       revenue_group_id: ids.revenueGroup,
       vat_class_id: ids.high,
-      hour_types: [{ hourtype_id: ids.hourType, tariff: 95.5, budgeted_amount: 10, billable: true }],
+      hour_types: [
+        { hourtype_id: ids.hourType, tariff: 95.5, budgeted_amount: 10, billable: true },
+        { hourtype_id: ids.costType, tariff: 12.25, purchase_tariff: 10, budgeted_amount: 4, billable: true },
+      ],
     });
     const s = await get(`/sales/service/${service}`);
     expect(s).toMatchObject({ track_hours: true, track_cost: false, revenue_group_id: ids.revenueGroup, sales_id: ids.sale });
     expect(s).toMatchObject({ invoice_method: 'Hours', amount: 10, price: 95.5, total: '955.00' });
     conforms('GetSalesService', s);
+  });
+
+  it('cost_types (GetSalesServiceCostType): a line of hour_types with a cost type id is a cost type line, as on project services', async () => {
+    const s = await get<Row & { cost_types: Row[]; hour_types: Row[] }>(`/sales/service/${service}`);
+    expect(s.hour_types).toHaveLength(1);
+    expect(s.cost_types).toHaveLength(1);
+    expect(s.cost_types[0]).toMatchObject({
+      costtype: { id: ids.costType },
+      tariff: 12.25,
+      purchase_tariff: 10,
+      budgeted_amount: 4,
+      billable: true,
+    });
+    for (const c of s.cost_types) conforms('GetSalesServiceCostType', c);
+    const unknown = await acme.v2('PUT', `/sales/service/${service}`, { hour_types: [{ hourtype_id: 'itemtype:nope' }] });
+    expect(unknown.status, unknown.text).toBe(400);
+    expect(errorsOf(unknown)).toMatch(/hour_types\.0/);
+    expect((await get<Row & { cost_types: Row[] }>(`/sales/service/${service}`)).cost_types).toHaveLength(1);
   });
 
   it('2025-01: is_active says whether the service was successfully created', async () => {
@@ -239,14 +261,28 @@ describe('sales/service', () => {
     await acme.v2('DELETE', `/sales/service/${fixed}`);
   });
 
-  it('POST /{id}/duplicate copies the service and its hour types as a new service', async () => {
+  it('POST /{id}/duplicate copies the service and its hour and cost types as a new service', async () => {
     const res = await acme.v2('POST', `/sales/service/${service}/duplicate`, {});
     expect(res.status, res.text).toBe(200);
     const copy = (res.body as Envelope<{ id: string }>).data.id;
     const [a, b] = [await get(`/sales/service/${service}`), await get(`/sales/service/${copy}`)];
     const same = (s: Row) => {
-      const { id: _i, created_at: _c, updated_at: _u, hour_types, ...rest } = s as Row & { hour_types: Row[] };
-      return { ...rest, hour_types: hour_types.map(({ id: _h, ...h }) => h) };
+      const {
+        id: _i,
+        created_at: _c,
+        updated_at: _u,
+        hour_types,
+        cost_types,
+        ...rest
+      } = s as Row & {
+        hour_types: Row[];
+        cost_types: Row[];
+      };
+      return {
+        ...rest,
+        hour_types: hour_types.map(({ id: _h, ...h }) => h),
+        cost_types: cost_types.map(({ id: _h, ...h }) => h),
+      };
     };
     expect(same(b)).toEqual(same(a));
     expect(b.is_active).toBe(true);
@@ -428,6 +464,12 @@ describe('converttoproject/{id}', () => {
       [projectId],
     );
     expect(hourTypes).toEqual([{ billable: true }]);
+    const costTypes = await t.db.query(
+      `SELECT c.cost_type_id, c.tariff::text FROM project_service_cost_type c
+         JOIN project_service s ON s.id = c.project_service_id WHERE s.project_id = $1`,
+      [projectId],
+    );
+    expect(costTypes).toEqual([{ cost_type_id: ids.costType, tariff: '12.2500' }]);
     const events = await t.db.query<{ type: string }>(`SELECT type FROM event WHERE entity_id = $1`, [projectId]);
     expect(events.map((e) => e.type)).toEqual(['project.created']);
     // converting the same accepted quote again is a conflict

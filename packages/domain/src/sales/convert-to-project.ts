@@ -75,7 +75,7 @@ export async function convertSaleToProject(
 
     const serviceIds = quote.groups.flatMap((g) => g.lines.map((l) => l.saleServiceId)).filter((x): x is string => !!x);
     const saleServices = new Map(
-      (await tx.saleService.findMany({ where: { id: { in: serviceIds } }, include: { hourTypes: true } })).map((s) => [s.id, s]),
+      (await tx.saleService.findMany({ where: { id: { in: serviceIds } }, include: { hourTypes: true, costTypes: true } })).map((s) => [s.id, s]),
     );
     for (const group of quote.groups) {
       const counted = countedLines({
@@ -119,6 +119,22 @@ export async function convertSaleToProject(
               tariff: h.tariff?.toString() ?? null,
               billable: h.billable,
               position: h.position,
+            })),
+          });
+        }
+        if (from?.costTypes.length) {
+          await tx.projectServiceCostType.createMany({
+            data: from.costTypes.map((c) => ({
+              id: newEntityId('projectcosttype'),
+              environmentId: SCOPED_ENVIRONMENT,
+              projectServiceId: id,
+              costTypeId: c.costTypeId,
+              budgetedAmount: c.budgetedAmount?.toString() ?? null,
+              tariff: c.tariff?.toString() ?? null,
+              purchaseTariff: c.purchaseTariff?.toString() ?? null,
+              purchaseMargin: c.purchaseMargin?.toString() ?? null,
+              billable: c.billable,
+              position: c.position,
             })),
           });
         }

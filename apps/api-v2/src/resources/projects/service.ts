@@ -5,7 +5,7 @@ import { type ProjectService, projectService } from '@bo/domain/projects/service
 import { prefixMessage } from '@bo/domain/projects/service/save-project-service';
 import { costTypeV2 } from '../costs/coststype.js';
 import { hourTypeV2 } from '../hours/hourstype.js';
-import { snake, v2DateTime, v2Names } from '../v2-names.js';
+import { snake, type V2Names, v2DateTime, v2Names } from '../v2-names.js';
 import { v2Action, v2Resource, type V2Input } from '../v2-resource.js';
 import { invoiceMethodFromV2, invoiceMethodToV2, subscriptionCycleFromV2, subscriptionCycleToV2 } from './invoice-method.js';
 import { planningBudgetV2 } from './planning-budget.js';
@@ -24,56 +24,61 @@ interface LineOrigin {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** A v2 body of projects/service in domain terms: hour_types split into hour and cost type lines. */
-function serviceInput(body: Record<string, unknown>): V2Input {
-  const { hour_types: lines, invoice_method: method, subscription_cycle: cycle, ...rest } = body;
-  const data = names.input(rest) as Record<string, unknown>;
-  if (method !== undefined) data.invoiceMethod = invoiceMethodFromV2(method);
-  if (cycle !== undefined) data.subscriptionCycle = subscriptionCycleFromV2(cycle);
-  const origins: Record<'hourTypes' | 'costTypes', LineOrigin[]> = { hourTypes: [], costTypes: [] };
-  if (lines !== undefined) {
-    if (!Array.isArray(lines)) data.hourTypes = lines;
-    else {
-      const hourTypes: unknown[] = [];
-      const costTypes: unknown[] = [];
-      lines.forEach((line, index) => {
-        if (!isObject(line)) {
-          origins.hourTypes.push({ index, idField: 'hourtype_id', typeId: undefined });
-          hourTypes.push(line);
-          return;
-        }
-        const idField = line.hourtype_id === undefined && line.hourstype_id !== undefined ? 'hourstype_id' : 'hourtype_id';
-        const typeId = line[idField];
-        const values = {
-          tariff: line.tariff,
-          budgetedAmount: line.budgeted_amount,
-          billable: line.billable,
-        };
-        if (typeof typeId === 'string' && typeId.startsWith('itemtype:')) {
-          origins.costTypes.push({ index, idField, typeId });
-          costTypes.push({ costTypeId: typeId, ...values, purchaseTariff: line.purchase_tariff });
-        } else {
-          origins.hourTypes.push({ index, idField, typeId });
-          hourTypes.push({ hourTypeId: typeId, ...values });
-        }
-      });
-      data.hourTypes = hourTypes;
-      data.costTypes = costTypes;
+/**
+ * A v2 body of a service (projects/service, sales/service) in domain terms: the invoice
+ * method and cycle in the domain's words, hour_types split into hour and cost type lines.
+ */
+export const v2ServiceInput =
+  (serviceNames: V2Names) =>
+  (body: Record<string, unknown>): V2Input => {
+    const { hour_types: lines, invoice_method: method, subscription_cycle: cycle, ...rest } = body;
+    const data = serviceNames.input(rest) as Record<string, unknown>;
+    if (method !== undefined) data.invoiceMethod = invoiceMethodFromV2(method);
+    if (cycle !== undefined) data.subscriptionCycle = subscriptionCycleFromV2(cycle);
+    const origins: Record<'hourTypes' | 'costTypes', LineOrigin[]> = { hourTypes: [], costTypes: [] };
+    if (lines !== undefined) {
+      if (!Array.isArray(lines)) data.hourTypes = lines;
+      else {
+        const hourTypes: unknown[] = [];
+        const costTypes: unknown[] = [];
+        lines.forEach((line, index) => {
+          if (!isObject(line)) {
+            origins.hourTypes.push({ index, idField: 'hourtype_id', typeId: undefined });
+            hourTypes.push(line);
+            return;
+          }
+          const idField = line.hourtype_id === undefined && line.hourstype_id !== undefined ? 'hourstype_id' : 'hourtype_id';
+          const typeId = line[idField];
+          const values = {
+            tariff: line.tariff,
+            budgetedAmount: line.budgeted_amount,
+            billable: line.billable,
+          };
+          if (typeof typeId === 'string' && typeId.startsWith('itemtype:')) {
+            origins.costTypes.push({ index, idField, typeId });
+            costTypes.push({ costTypeId: typeId, ...values, purchaseTariff: line.purchase_tariff });
+          } else {
+            origins.hourTypes.push({ index, idField, typeId });
+            hourTypes.push({ hourTypeId: typeId, ...values });
+          }
+        });
+        data.hourTypes = hourTypes;
+        data.costTypes = costTypes;
+      }
     }
-  }
-  const violation = (v: Violation): Violation | null => {
-    const m = /^(hourTypes|costTypes)\.(\d+)(?:\.(.+))?$/.exec(v.path);
-    const origin = m ? origins[m[1] as 'hourTypes' | 'costTypes'][Number(m[2])] : undefined;
-    if (!m || !origin) return null;
-    const property = m[3] === 'hourTypeId' || m[3] === 'costTypeId' ? origin.idField : m[3] ? snake(m[3]) : '';
-    return {
-      ...v,
-      path: `hour_types.${origin.index}${property ? `.${property}` : ''}`,
-      message: v.code === 'invalid_prefix' ? prefixMessage(V2_LINE_ACCEPTS, String(origin.typeId)) : v.message,
+    const violation = (v: Violation): Violation | null => {
+      const m = /^(hourTypes|costTypes)\.(\d+)(?:\.(.+))?$/.exec(v.path);
+      const origin = m ? origins[m[1] as 'hourTypes' | 'costTypes'][Number(m[2])] : undefined;
+      if (!m || !origin) return null;
+      const property = m[3] === 'hourTypeId' || m[3] === 'costTypeId' ? origin.idField : m[3] ? snake(m[3]) : '';
+      return {
+        ...v,
+        path: `hour_types.${origin.index}${property ? `.${property}` : ''}`,
+        message: v.code === 'invalid_prefix' ? prefixMessage(V2_LINE_ACCEPTS, String(origin.typeId)) : v.message,
+      };
     };
+    return { data, violation };
   };
-  return { data, violation };
-}
 
 /** projects/service (reference: GetProjectService, plus explanation, kind and billable on cost types). */
 export const projectServiceV2 = v2Resource<ProjectService>({
@@ -82,7 +87,7 @@ export const projectServiceV2 = v2Resource<ProjectService>({
   inputs: { create: createProjectServiceInput, update: updateProjectServiceInput, remove: true },
   procedures: (c) => c.projects.service,
   names,
-  input: serviceInput,
+  input: v2ServiceInput(names),
   read: (s) => ({
     id: s.id,
     project_id: s.projectId,

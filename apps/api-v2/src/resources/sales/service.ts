@@ -1,9 +1,6 @@
-import {
-  invoiceMethodFromV2,
-  invoiceMethodToV2,
-  subscriptionCycleFromV2,
-  subscriptionCycleToV2,
-} from '../projects/invoice-method.js';
+import { costTypeV2 } from '../costs/coststype.js';
+import { invoiceMethodToV2, subscriptionCycleToV2 } from '../projects/invoice-method.js';
+import { v2ServiceInput } from '../projects/service.js';
 import type { SaleService } from '@bo/domain/sales/service/sale-service.entity';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
@@ -16,18 +13,6 @@ type VatClass = NonNullable<SaleService['vatClass']>;
 /** reference: VatClass (the percentage as a number) */
 export function vatClassV2(v: VatClass | null): Record<string, unknown> | null {
   return v ? { id: v.id, code: v.code, label: v.label, percentage: Number(v.percentage) } : null;
-}
-
-/** The v2 body in domain terms: the invoice method and cycle in their v2 spelling become the domain's words. */
-function input(body: unknown): unknown {
-  const data = names.input(body) as Record<string, unknown>;
-  if (typeof data.invoiceMethod === 'string') {
-    data.invoiceMethod = invoiceMethodFromV2(data.invoiceMethod) ?? data.invoiceMethod;
-  }
-  if (typeof data.subscriptionCycle === 'string') {
-    data.subscriptionCycle = subscriptionCycleFromV2(data.subscriptionCycle) ?? data.subscriptionCycle;
-  }
-  return data;
 }
 
 /**
@@ -57,7 +42,16 @@ export function saleServiceV2(s: SaleService): Record<string, unknown> {
       tariff: h.tariff,
       billable: h.billable,
     })),
-    cost_types: [],
+    cost_types: s.costTypes.map((c) => ({
+      id: c.id,
+      label: c.costType?.label ?? null,
+      costtype: c.costType ? costTypeV2(c.costType) : null,
+      budgeted_amount: c.budgetedAmount,
+      tariff: c.tariff,
+      purchase_margin: c.purchaseMargin,
+      purchase_tariff: c.purchaseTariff,
+      billable: c.billable,
+    })),
     subscription_cycle: subscriptionCycleToV2(s.subscriptionCycle),
     track_cost: s.trackCost,
     vat_class: vatClassV2(s.vatClass),
@@ -83,7 +77,8 @@ export function saleServiceV2(s: SaleService): Record<string, unknown> {
 export const saleServiceV2Resource = v2Resource<SaleService>({
   path: 'sales/service',
   procedures: (c) => c.sales.service,
-  names: { ...names, input },
+  names,
+  input: v2ServiceInput(names),
   read: saleServiceV2,
   actions: [{ name: 'duplicate', method: 'POST', call: (c) => c.sales.service.duplicate }],
   // a fresh environment has no sales services: tests/sales-full.test.ts checks the shape

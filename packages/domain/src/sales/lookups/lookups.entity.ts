@@ -1,3 +1,4 @@
+import { costType } from '../../costs/coststype/coststype.entity.js';
 import { z } from 'zod';
 import { defineEntity, f } from '../../shared/entity/index.js';
 
@@ -143,6 +144,9 @@ export const quoteTemplateShape = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
 });
+
+/** cost types as a sales service shows them (the costs area owns the table) */
+export const costTypeOfSale: typeof costType = { ...costType, module: 'sales' };
 
 /** hour types as a sales service shows them (the hours area owns the table) */
 export const hourTypeOfSale = defineEntity({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
-import { hourTypeOfSale, revenueGroup, vatClass, vatClassShape } from '../lookups/lookups.entity.js';
+import { costTypeShape } from '../../costs/coststype/coststype.entity.js';
+import { costTypeOfSale, hourTypeOfSale, revenueGroup, vatClass, vatClassShape } from '../lookups/lookups.entity.js';
 
 const hourTypeShape = z.object({
   id: z.string(),
@@ -22,6 +23,25 @@ export const saleServiceHourType = defineEntity({
     hourType: f.ref((): TargetEntity => hourTypeOfSale, hourTypeShape, { column: 'hour_type_id' }),
     budgetedAmount: f.decimal(),
     tariff: f.decimal(),
+    billable: f.boolean(),
+    position: f.requiredInteger(),
+    createdAt: f.createdAt(),
+    updatedAt: f.updatedAt(),
+  },
+});
+
+/** A cost type on a sales service (reference GetSalesServiceCostType), billable by the same 2026-04 rule. */
+export const saleServiceCostType = defineEntity({
+  type: 'salecosttype',
+  table: 'sale_service_cost_type',
+  module: 'sales',
+  fields: {
+    id: f.id(),
+    costType: f.ref((): TargetEntity => costTypeOfSale, costTypeShape, { column: 'cost_type_id' }),
+    budgetedAmount: f.decimal(),
+    tariff: f.decimal(),
+    purchaseTariff: f.decimal(),
+    purchaseMargin: f.decimal(),
     billable: f.boolean(),
     position: f.requiredInteger(),
     createdAt: f.createdAt(),
@@ -68,6 +88,10 @@ export const saleService = defineEntity({
       remote: 'sale_service_id',
       orderBy: (h) => `${h}.position, ${h}.id`,
     }),
+    costTypes: f.many((): TargetEntity => saleServiceCostType, saleServiceCostTypeShape(), {
+      remote: 'sale_service_id',
+      orderBy: (c) => `${c}.position, ${c}.id`,
+    }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },
@@ -80,6 +104,18 @@ function saleServiceHourTypeShape() {
     hourType: hourTypeShape.nullable(),
     budgetedAmount: z.number().nullable(),
     tariff: z.number().nullable(),
+    billable: z.boolean(),
+  });
+}
+
+function saleServiceCostTypeShape() {
+  return z.object({
+    id: z.string(),
+    costType: costTypeShape.nullable(),
+    budgetedAmount: z.number().nullable(),
+    tariff: z.number().nullable(),
+    purchaseTariff: z.number().nullable(),
+    purchaseMargin: z.number().nullable(),
     billable: z.boolean(),
   });
 }

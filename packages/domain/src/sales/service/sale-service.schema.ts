@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INVOICE_METHODS, SUBSCRIPTION_CYCLES } from '../../projects/service/invoice-method.js';
+import { costTypeLineInput } from '../../projects/service/project-service.schema.js';
 
 /** Write shape of a sales service, in domain terms (reference: PostSalesService). */
 const id = z.string().min(1).max(255);
@@ -32,6 +33,8 @@ const fields = {
   revenueGroupId: id.nullable().optional(),
   position: z.number().int().min(0).max(100_000).optional(),
   hourTypes: z.array(hourTypeLineInput).max(100).optional(),
+  /** the same lines as a project service's cost types */
+  costTypes: z.array(costTypeLineInput).max(100).optional(),
   vatCode: replaced('vat_code', 'vat_class_id'),
   vatDescription: replaced('vat_description', 'vat_class_id'),
 };

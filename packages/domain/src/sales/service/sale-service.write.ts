@@ -4,7 +4,7 @@ import type { InvoiceMethod, SubscriptionCycle } from '../../projects/service/in
 import type { EntityCreate, EntityTransaction, EntityUpdate, ReferenceCheck, TargetEntity } from '../../shared/entity/index.js';
 import { ValidationError, type Violation } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
-import { hourTypeOfSale, revenueGroup, vatClass } from '../lookups/lookups.entity.js';
+import { costTypeOfSale, hourTypeOfSale, revenueGroup, vatClass } from '../lookups/lookups.entity.js';
 import { sale } from '../sale.entity.js';
 import type { CreateSaleServiceInput, UpdateSaleServiceInput } from './sale-service.schema.js';
 
@@ -17,6 +17,7 @@ export function saleServiceReferences(input: UpdateSaleServiceInput & { saleId?:
     { path: 'vatClassId', target: vatClass, id: input.vatClassId },
     { path: 'revenueGroupId', target: revenueGroup, id: input.revenueGroupId },
     ...(input.hourTypes ?? []).map((h, n) => ({ path: `hourTypes.${n}.hourTypeId`, target: hourTypeOfSale, id: h.hourTypeId })),
+    ...(input.costTypes ?? []).map((c, n) => ({ path: `costTypes.${n}.costTypeId`, target: costTypeOfSale, id: c.costTypeId })),
   ];
 }
 
@@ -48,6 +49,17 @@ function cycleOf(method: InvoiceMethod, given: SubscriptionCycle | null | undefi
  * one rule project services use (2026-04, projects/service/billable.ts); a sale is
  * never an internal project.
  */
+function billableLines(method: InvoiceMethod, path: string, lines: { billable?: boolean | null }[]): boolean[] {
+  const violations: Violation[] = [];
+  const billable = lines.map((l, n) => {
+    const outcome = resolveBillable(method, false, l.billable);
+    if (!outcome.ok) violations.push({ path: `${path}.${n}.billable`, message: outcome.message, code: outcome.code });
+    return outcome.ok ? outcome.value : false;
+  });
+  if (violations.length) throw new ValidationError(violations);
+  return billable;
+}
+
 async function writeHourTypes(
   tx: EntityTransaction,
   serviceId: string,
@@ -56,13 +68,7 @@ async function writeHourTypes(
   now: Date,
 ) {
   if (lines === undefined) return;
-  const violations: Violation[] = [];
-  const billable = lines.map((l, n) => {
-    const outcome = resolveBillable(method, false, l.billable);
-    if (!outcome.ok) violations.push({ path: `hourTypes.${n}.billable`, message: outcome.message, code: outcome.code });
-    return outcome.ok ? outcome.value : false;
-  });
-  if (violations.length) throw new ValidationError(violations);
+  const billable = billableLines(method, 'hourTypes', lines);
   await tx.saleServiceHourType.deleteMany({ where: { saleServiceId: serviceId } });
   if (!lines.length) return;
   await tx.saleServiceHourType.createMany({
@@ -73,6 +79,38 @@ async function writeHourTypes(
       hourTypeId: l.hourTypeId,
       budgetedAmount: l.budgetedAmount ?? null,
       tariff: l.tariff ?? null,
+      billable: billable[position] ?? false,
+      position,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  });
+}
+
+/** Replaces the cost types of a service; a line without a tariff takes the cost type's. */
+async function writeCostTypes(
+  tx: EntityTransaction,
+  serviceId: string,
+  method: InvoiceMethod,
+  lines: UpdateSaleServiceInput['costTypes'],
+  now: Date,
+) {
+  if (lines === undefined) return;
+  const billable = billableLines(method, 'costTypes', lines);
+  await tx.saleServiceCostType.deleteMany({ where: { saleServiceId: serviceId } });
+  if (!lines.length) return;
+  const types = new Map(
+    (await tx.costType.findMany({ where: { id: { in: lines.map((l) => l.costTypeId) } } })).map((c) => [c.id, c]),
+  );
+  await tx.saleServiceCostType.createMany({
+    data: lines.map((l, position) => ({
+      id: newEntityId('salecosttype'),
+      environmentId: SCOPED_ENVIRONMENT,
+      saleServiceId: serviceId,
+      costTypeId: l.costTypeId,
+      budgetedAmount: l.budgetedAmount ?? null,
+      tariff: l.tariff !== undefined ? l.tariff : (types.get(l.costTypeId)?.tariff ?? null),
+      purchaseTariff: l.purchaseTariff ?? null,
       billable: billable[position] ?? false,
       position,
       createdAt: now,
@@ -100,6 +138,7 @@ export const createSaleService: EntityCreate<CreateSaleServiceInput> = {
       },
     });
     await writeHourTypes(tx, id, method, input.hourTypes ?? [], now);
+    await writeCostTypes(tx, id, method, input.costTypes ?? [], now);
     await tx.saleService.update({ where: { id }, data: { isActive: true } });
     return id;
   },
@@ -114,26 +153,43 @@ export const updateSaleService: EntityUpdate<UpdateSaleServiceInput> = {
       where: { id },
       data: { ...columns(input, method, cycleOf(method, input.subscriptionCycle, current.subscriptionCycle)), updatedAt: now },
     });
-    // a new invoice method re-applies the billable rule to the kept hour types
+    // a new invoice method re-applies the billable rule to the kept hour and cost types
+    const methodChanged = input.invoiceMethod !== undefined && input.invoiceMethod !== current.invoiceMethod;
+    const num = (d: { toNumber(): number } | null) => (d === null ? null : d.toNumber());
     let lines = input.hourTypes;
-    if (lines === undefined && input.invoiceMethod && input.invoiceMethod !== current.invoiceMethod) {
+    if (lines === undefined && methodChanged) {
       const kept = await tx.saleServiceHourType.findMany({ where: { saleServiceId: id }, orderBy: { position: 'asc' } });
       lines = kept.map((k) => ({
         hourTypeId: k.hourTypeId,
-        budgetedAmount: k.budgetedAmount === null ? null : k.budgetedAmount.toNumber(),
-        tariff: k.tariff === null ? null : k.tariff.toNumber(),
+        budgetedAmount: num(k.budgetedAmount),
+        tariff: num(k.tariff),
         billable: k.billable,
       }));
     }
     await writeHourTypes(tx, id, method, lines, now);
+    let costLines = input.costTypes;
+    if (costLines === undefined && methodChanged) {
+      const kept = await tx.saleServiceCostType.findMany({ where: { saleServiceId: id }, orderBy: { position: 'asc' } });
+      costLines = kept.map((k) => ({
+        costTypeId: k.costTypeId,
+        budgetedAmount: num(k.budgetedAmount),
+        tariff: num(k.tariff),
+        purchaseTariff: num(k.purchaseTariff),
+        billable: k.billable,
+      }));
+    }
+    await writeCostTypes(tx, id, method, costLines, now);
   },
 };
 
 /** A copy of a sales service in the same sale, with its hour types; the copy is a new service. */
 export async function copySaleService(tx: EntityTransaction, sourceId: string, saleId: string | null, now: Date) {
-  const source = await tx.saleService.findFirstOrThrow({ where: { id: sourceId }, include: { hourTypes: true } });
+  const source = await tx.saleService.findFirstOrThrow({
+    where: { id: sourceId },
+    include: { hourTypes: true, costTypes: true },
+  });
   const id = newEntityId('saleservice');
-  const { id: _i, environmentId: _e, createdAt: _c, updatedAt: _u, hourTypes, ...rest } = source;
+  const { id: _i, environmentId: _e, createdAt: _c, updatedAt: _u, hourTypes, costTypes, ...rest } = source;
   await tx.saleService.create({
     data: {
       ...rest,
@@ -157,6 +213,24 @@ export async function copySaleService(tx: EntityTransaction, sourceId: string, s
         tariff: h.tariff?.toString() ?? null,
         billable: h.billable,
         position: h.position,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+  }
+  if (costTypes.length) {
+    await tx.saleServiceCostType.createMany({
+      data: costTypes.map((c) => ({
+        id: newEntityId('salecosttype'),
+        environmentId: SCOPED_ENVIRONMENT,
+        saleServiceId: id,
+        costTypeId: c.costTypeId,
+        budgetedAmount: c.budgetedAmount?.toString() ?? null,
+        tariff: c.tariff?.toString() ?? null,
+        purchaseTariff: c.purchaseTariff?.toString() ?? null,
+        purchaseMargin: c.purchaseMargin?.toString() ?? null,
+        billable: c.billable,
+        position: c.position,
         createdAt: now,
         updatedAt: now,
       })),
