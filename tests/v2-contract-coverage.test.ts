@@ -39,6 +39,8 @@ const REQUIRED_PREFIXES = [
   '/documents/',
   '/crm/document',
   '/projects/document',
+  '/projects/assignmentstatus',
+  '/shared/',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue (none today). */

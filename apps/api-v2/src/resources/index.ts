@@ -22,10 +22,11 @@ import { employeeV2 } from './hrm/employee.js';
 import { hourTypeV2Resource } from './hours/hourstype.js';
 import { assignmentV2 } from './projects/assignment.js';
 import { projectV2 } from './projects/project.js';
+import { sharedItemV2 } from './shared/item.js';
 import { projectDocumentTypeV2, projectDocumentV2 } from './projects/document.js';
 import { projectEmployeeV2 } from './projects/projectemployee.js';
 import { purchaseV2 } from './projects/purchase.js';
-import { projectFilterV2, projectStatusV2 } from './projects/reference.js';
+import { assignmentStatusResourceV2, projectFilterV2, projectStatusV2 } from './projects/reference.js';
 import { projectServiceV2 } from './projects/service.js';
 import { defaultServiceV2 } from './services/defaultservice.js';
 import { crmV2Resources } from './crm/index.js';
@@ -75,6 +76,8 @@ export const v2Resources: AnyV2Resource[] = [
   saleDocumentTypeV2,
   projectDocumentV2,
   projectDocumentTypeV2,
+  assignmentStatusResourceV2,
+  sharedItemV2,
 ];
 
 /** v2 paths that are operations rather than resources. */

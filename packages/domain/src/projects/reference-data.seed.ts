@@ -2,7 +2,7 @@ import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EnvironmentSeeder } from '../shared/environment-seeders.js';
 import { newEntityId } from '../shared/ids.js';
 
-/** Project statuses (the last one closes a project) and saved project filters of a new environment. */
+/** Project statuses (the last one closes a project), assignment statuses and saved project filters of a new environment. */
 export const seedProjectReferenceData: EnvironmentSeeder = async (db) => {
   const statuses = [
     { label: 'Active', color: '#2e7d32', isClosed: false },
@@ -14,6 +14,19 @@ export const seedProjectReferenceData: EnvironmentSeeder = async (db) => {
       ...s,
       position,
       id: newEntityId('projectstatus'),
+      environmentId: SCOPED_ENVIRONMENT,
+    })),
+  });
+  const assignmentStatuses = [
+    { name: 'To do', color: '#9e9e9e', isDone: false },
+    { name: 'In progress', color: '#1976d2', isDone: false },
+    { name: 'Done', color: '#2e7d32', isDone: true },
+  ];
+  await db.assignmentStatus.createMany({
+    data: assignmentStatuses.map((s, position) => ({
+      ...s,
+      position,
+      id: newEntityId('assignmentstatus'),
       environmentId: SCOPED_ENVIRONMENT,
     })),
   });

@@ -23,6 +23,12 @@ import { projectEmployee } from './projectemployee/projectemployee.entity.js';
 import { createProjectEmployeeInput } from './projectemployee/projectemployee.schema.js';
 import { purchase } from './purchase/purchase.entity.js';
 import { projectFilter } from './reference/projectfilter.entity.js';
+import {
+  assignmentStatus,
+  createAssignmentStatusInput,
+  updateAssignmentStatusInput,
+} from './reference/assignmentstatus.entity.js';
+import { createAssignmentStatus, updateAssignmentStatus } from './reference/assignmentstatus.write.js';
 import { projectStatus } from './reference/projectstatus.entity.js';
 import { getAdvanceServiceConfiguration } from './service/commands/advance-service-configuration.js';
 import { buildProjectService } from './service/commands/build-project-service.js';
@@ -55,6 +61,11 @@ const id = z.string().min(1);
 export const projectsRouter = router({
   /** the documents of projects and their document types, under the projects right */
   ...areaDocumentRouters(DOCUMENT_AREAS.projects),
+  assignmentstatus: router({
+    ...entityQueries(assignmentStatus),
+    create: entityCreate(assignmentStatus, createAssignmentStatusInput, createAssignmentStatus),
+    update: entityUpdate(assignmentStatus, updateAssignmentStatusInput, updateAssignmentStatus),
+  }),
   project: router({
     ...entityQueries(project),
     create: entityCreate(project, createProjectInput, createProject),

@@ -16,6 +16,8 @@ export const MODULES = [
   'customfields',
   'workflows',
   'webhooks',
+  /** shared/item: small pieces of data integrations keep in the environment */
+  'shared',
 ] as const;
 export type ModuleName = (typeof MODULES)[number];
 

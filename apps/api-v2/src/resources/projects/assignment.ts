@@ -4,6 +4,7 @@ import { employeeSimpleV2 } from '../hrm/employee.js';
 import { hourTypeV2 } from '../hours/hourstype.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
+import { assignmentStatusV2 } from './reference.js';
 
 const names = v2Names({
   projecthourstype_id: 'projectHourTypeId',
@@ -31,7 +32,7 @@ export const assignmentV2 = v2Resource<Assignment>({
       hours: a.hours,
       hours_type: a.hoursType,
       spread: [],
-      status: null,
+      status: a.status ? assignmentStatusV2(a.status) : null,
       project: a.project ? { id: a.project.id, name: a.project.name, project_number: a.project.projectNumber } : null,
       projectservice: a.projectService
         ? {

@@ -3,6 +3,7 @@ import { employee } from '../../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { project } from '../project/project.entity.js';
 import { projectReference } from '../project/project.shapes.js';
+import { assignmentStatus, assignmentStatusShape } from '../reference/assignmentstatus.entity.js';
 import { projectService, serviceHourType } from '../service/project-service.entity.js';
 import { serviceHourTypeShape } from '../service/project-service.shapes.js';
 
@@ -36,6 +37,7 @@ export const assignment = defineEntity({
     hoursType: f.requiredString(),
     hours: f.decimal(),
     useSpread: f.boolean(),
+    status: f.ref((): TargetEntity => assignmentStatus, assignmentStatusShape, { column: 'assignment_status_id' }),
     employees: f.many(
       (): TargetEntity => employee,
       z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }),

@@ -1,6 +1,7 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { EntityCreate, EntityTransaction, EntityUpdate } from '../../shared/entity/index.js';
+import type { EntityCreate, EntityTransaction, EntityUpdate, ReferenceCheck } from '../../shared/entity/index.js';
 import { ValidationError } from '../../shared/errors.js';
+import { assignmentStatus } from '../reference/assignmentstatus.entity.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { CreateAssignmentInput, UpdateAssignmentInput } from './assignment.schema.js';
 
@@ -19,9 +20,26 @@ async function writeEmployees(tx: EntityTransaction, assignmentId: string, list:
   });
 }
 
+/** The status must be one of the environment's, and not a blocked one. */
+function statusReferences(input: { statusId?: string | null }): ReferenceCheck[] {
+  return [{ path: 'statusId', target: assignmentStatus, id: input.statusId }];
+}
+
+async function assertStatusOpen(tx: EntityTransaction, statusId: string | null | undefined) {
+  if (!statusId) return;
+  const status = await tx.assignmentStatus.findFirst({ where: { id: statusId } });
+  if (status?.isBlocked) {
+    throw new ValidationError([
+      { path: 'statusId', message: `The assignment status "${status.name}" is blocked and cannot be chosen.`, code: 'blocked' },
+    ]);
+  }
+}
+
 /** Plans work on an hour type line; the project and service are those of the line. */
 export const createAssignment: EntityCreate<CreateAssignmentInput> = {
+  references: statusReferences,
   async run({ tx }, input) {
+    await assertStatusOpen(tx, input.statusId);
     const line = await tx.projectServiceHourType.findUniqueOrThrow({
       where: { id: input.projectHourTypeId },
       include: { projectService: true },
@@ -46,6 +64,7 @@ export const createAssignment: EntityCreate<CreateAssignmentInput> = {
         hoursType: input.hoursType ?? 'total',
         hours: input.hours ?? null,
         useSpread: input.useSpread ?? false,
+        statusId: input.statusId ?? null,
       },
     });
     await writeEmployees(tx, id, input.employees);
@@ -54,7 +73,9 @@ export const createAssignment: EntityCreate<CreateAssignmentInput> = {
 };
 
 export const updateAssignment: EntityUpdate<UpdateAssignmentInput> = {
+  references: statusReferences,
   async run({ tx, now }, id, input) {
+    await assertStatusOpen(tx, input.statusId);
     await tx.assignment.update({
       where: { id },
       data: {
@@ -63,6 +84,7 @@ export const updateAssignment: EntityUpdate<UpdateAssignmentInput> = {
         hoursType: input.hoursType,
         hours: input.hours,
         useSpread: input.useSpread,
+        statusId: input.statusId,
         updatedAt: now,
       },
     });

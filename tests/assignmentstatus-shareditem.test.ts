@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractValidator } from './support/contract.js';
+import { type Envelope, list, post } from './support/crm.js';
+import { errorsOf, referenceData } from './support/projects.js';
+import { type ApiClient, startTestService, type TestService } from './support/service.js';
+import { databaseFingerprint } from './support/snapshot.js';
+
+/**
+ * Issue 14, the remaining reference paths: projects/assignmentstatus (GET, POST, PUT)
+ * with the status of an assignment, and shared/item (GET, POST, PUT, DELETE).
+ */
+
+const { conforms } = contractValidator();
+let t: TestService;
+let acme: ApiClient;
+let other: ApiClient;
+const ids: Record<string, string> = {};
+type Row = Record<string, unknown> & { id: string };
+
+async function get<T = Row>(client: ApiClient, p: string): Promise<T> {
+  const res = await client.v2('GET', p);
+  expect(res.status, `${p}: ${res.text}`).toBe(200);
+  return (res.body as Envelope<T>).data;
+}
+
+beforeAll(async () => {
+  t = await startTestService();
+  acme = await t.environment('acme');
+  other = await t.environment('other');
+  const ref = await referenceData(acme);
+  const project = await post(acme, '/projects/project', { name: 'Planned' });
+  const service = await post(acme, '/projects/service', {
+    project_id: project,
+    name: 'Build',
+    invoice_method: 'Hours',
+    hour_types: [{ hourtype_id: ref.hourTypes[0]?.id, billable: true }],
+  });
+  const line = (await get<{ hour_types: Row[] }>(acme, `/projects/service/${service}`)).hour_types[0]?.id as string;
+  ids.assignment = await post(acme, '/projects/assignment', { projecthourstype_id: line, name: 'Checkout' });
+  ids.employee = await post(acme, '/hrm/employee', { name: 'Ada Planner' });
+  ids.otherEmployee = await post(other, '/hrm/employee', { name: 'Elsewhere' });
+});
+afterAll(() => t?.stop());
+
+describe('projects/assignmentstatus', () => {
+  it('GET lists the seeded statuses in their order (GetAssignmentStatus), the done one last', async () => {
+    const statuses = await list<Row>(acme, '/projects/assignmentstatus');
+    expect(statuses.map((s) => [s.name, s.order, s.is_done])).toEqual([
+      ['To do', 0, false],
+      ['In progress', 1, false],
+      ['Done', 2, true],
+    ]);
+    for (const s of statuses) conforms('GetAssignmentStatus', s);
+    ids.todo = statuses[0]?.id as string;
+    ids.done = statuses[2]?.id as string;
+    expect(await list(other, `/projects/assignmentstatus?q[id]=${encodeURIComponent(ids.todo)}`)).toEqual([]);
+  });
+
+  it('POST (AssignmentStatus) adds a status after the others; PUT changes it; filters and sorts work on it', async () => {
+    const id = await post(acme, '/projects/assignmentstatus', { name: 'Waiting for customer', color: '#ff9800' });
+    expect(await get(acme, `/projects/assignmentstatus/${id}`)).toMatchObject({
+      name: 'Waiting for customer',
+      color: '#ff9800',
+      order: 3,
+      is_done: false,
+      is_blocked: false,
+    });
+    const res = await acme.v2('PUT', `/projects/assignmentstatus/${id}`, { name: 'Waiting', order: 1, is_blocked: true });
+    expect(res.status, res.text).toBe(200);
+    expect(await get(acme, `/projects/assignmentstatus/${id}`)).toMatchObject({ name: 'Waiting', order: 1, is_blocked: true });
+    const blocked = await list<Row>(acme, '/projects/assignmentstatus?q[is_blocked]=true');
+    expect(blocked.map((s) => s.id)).toEqual([id]);
+    ids.blocked = id;
+  });
+
+  it('statuses are not deleted (the reference has no DELETE): DELETE has no route and changes nothing', async () => {
+    const before = await databaseFingerprint(t.db);
+    const res = await acme.v2('DELETE', `/projects/assignmentstatus/${ids.todo}`);
+    expect(res.status, res.text).toBe(404);
+    expect(errorsOf(res.body)).toMatch(/no such endpoint/);
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+
+  it('bad input (an empty name, a colour that is not #rrggbb, an unknown field) answers 400 and changes nothing', async () => {
+    const before = await databaseFingerprint(t.db);
+    for (const body of [
+      { name: '' },
+      { name: 'x', color: 'red' },
+      { name: 'x', is_done: 'yes' },
+      { name: 'x', colour: '#000000' },
+    ]) {
+      const res = await acme.v2('POST', '/projects/assignmentstatus', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+});
+
+describe('projects/assignment status', () => {
+  it('status_id on PUT projects/assignment sets the status, and the read shows it', async () => {
+    const res = await acme.v2('PUT', `/projects/assignment/${ids.assignment}`, { status_id: ids.done });
+    expect(res.status, res.text).toBe(200);
+    const a = await get(acme, `/projects/assignment/${ids.assignment}`);
+    expect(a.status).toMatchObject({ id: ids.done, name: 'Done', is_done: true });
+    const done = await list<Row>(acme, `/projects/assignment?q[status.id]=${encodeURIComponent(ids.done)}`);
+    expect(done.map((x) => x.id)).toEqual([ids.assignment]);
+  });
+
+  it('an unknown status, another environment’s status or a blocked status is refused with 400 and changes nothing', async () => {
+    const otherStatus = (await list<Row>(other, '/projects/assignmentstatus'))[0]?.id as string;
+    const before = await databaseFingerprint(t.db);
+    for (const statusId of ['assignmentstatus:nope', otherStatus, ids.blocked]) {
+      const res = await acme.v2('PUT', `/projects/assignment/${ids.assignment}`, { status_id: statusId });
+      expect(res.status, res.text).toBe(400);
+      expect(errorsOf(res.body)).toMatch(/status_id/);
+    }
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+});
+
+describe('shared/item', () => {
+  it('POST, GET, PUT and DELETE (PostSharedItem, GetSharedItem)', async () => {
+    const id = await post(acme, '/shared/item', {
+      tag: 'dashboard',
+      type: 'layout',
+      employee_id: ids.employee,
+      shared: 'private',
+      data: '{"columns":3}',
+    });
+    const item = await get(acme, `/shared/item/${id}`);
+    expect(item).toMatchObject({
+      tag: 'dashboard',
+      type: 'layout',
+      employee_id: ids.employee,
+      shared: 'private',
+      data: '{"columns":3}',
+    });
+    conforms('GetSharedItem', item);
+    expect((await acme.v2('PUT', `/shared/item/${id}`, { data: '{"columns":4}', shared: 'shared' })).status).toBe(200);
+    expect(await get(acme, `/shared/item/${id}`)).toMatchObject({ data: '{"columns":4}', shared: 'shared' });
+    const tagged = await list<Row>(acme, '/shared/item?q[tag]=dashboard');
+    expect(tagged.map((i) => i.id)).toEqual([id]);
+    expect((await other.v2('GET', `/shared/item/${id}`)).status).toBe(404);
+    expect((await acme.v2('DELETE', `/shared/item/${id}`)).status).toBe(200);
+    expect((await acme.v2('GET', `/shared/item/${id}`)).status).toBe(404);
+  });
+
+  it('a private item without its employee, an unknown or foreign employee, an unknown visibility: 400, nothing stored', async () => {
+    const before = await databaseFingerprint(t.db);
+    for (const body of [
+      { tag: 'x', shared: 'private' },
+      { tag: 'x', employee_id: 'employee:nope' },
+      { tag: 'x', employee_id: ids.otherEmployee },
+      { tag: 'x', shared: 'everyone' },
+      { tag: '' },
+      { data: 'no tag' },
+    ]) {
+      const res = await acme.v2('POST', '/shared/item', body);
+      expect(res.status, `${JSON.stringify(body)}: ${res.text}`).toBe(400);
+    }
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+
+  it('shared/item needs the shared right: a token without it is refused with 403', async () => {
+    const limited = await t.user('acme', 'crm-only@acme.test', { crm: 'write' });
+    expect((await limited.v2('GET', '/shared/item')).status).toBe(403);
+    expect((await limited.v2('POST', '/shared/item', { tag: 'x' })).status).toBe(403);
+  });
+});
