@@ -102,7 +102,7 @@ describe('projects/assignment status', () => {
     expect(res.status, res.text).toBe(200);
     const a = await get(acme, `/projects/assignment/${ids.assignment}`);
     expect(a.status).toMatchObject({ id: ids.done, name: 'Done', is_done: true });
-    const done = await list<Row>(acme, `/projects/assignment?q[status.id]=${encodeURIComponent(ids.done)}`);
+    const done = await list<Row>(acme, `/projects/assignment?q[status.id]=${encodeURIComponent(ids.done as string)}`);
     expect(done.map((x) => x.id)).toEqual([ids.assignment]);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, list, post, referenceId } from './support/crm.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 import { databaseFingerprint } from './support/snapshot.js';
+import { documentValidator, expectBusinessRule, expectProblem } from './support/v3.js';
 
 /**
  * Workflows (contract 2026-03): read-only defaults seeded per environment; a workflow
@@ -260,4 +261,69 @@ describe('workflows: bad input answers 400 and changes nothing', () => {
       });
     });
   }
+});
+
+describe('v3: workflow.list, workflow.get, workflow.start, workflow.task.complete', () => {
+  it('starts a workflow, completes its tasks in order, and lists it, in the published shapes; every change is an event', async () => {
+    const matches = await documentValidator(api);
+    const organization = await post(api, '/crm/organization', { name: 'Through v3 BV' });
+    const started = await api.v3('POST', '/workflow.start', {
+      defaultWorkflowId: await defaultId('flow', 'New customer onboarding'),
+      linkedTo: { organizationId: organization },
+    });
+    expect(started.status, started.text).toBe(201);
+    matches('Workflows.Workflow', started.body);
+    const wf = started.body as { id: string; status: string; sequential: boolean; tasks: { id: string; status: string }[] };
+    expect(wf).toMatchObject({ status: 'open', sequential: true, linkedTo: { type: 'organization', id: organization } });
+    const [first, second, third] = wf.tasks;
+
+    // sequential: the second before the first is a business rule, and changes nothing
+    await unchanged(async () => {
+      expectBusinessRule(
+        await api.v3('POST', `/workflow.task.complete/${encodeURIComponent(second?.id as string)}`, {}),
+        'sequential',
+      );
+    });
+    for (const task of [first, second]) {
+      const res = await api.v3('POST', `/workflow.task.complete/${encodeURIComponent(task?.id as string)}`, {});
+      expect(res.status, res.text).toBe(200);
+      matches('Workflows.Workflow', res.body);
+    }
+    const last = await api.v3('POST', `/workflow.task.complete/${encodeURIComponent(third?.id as string)}`, {});
+    expect(last.body).toMatchObject({ status: 'completed', completedAt: expect.any(String) });
+    // finished: read-only
+    await unchanged(async () => {
+      expectBusinessRule(
+        await api.v3('POST', `/workflow.task.complete/${encodeURIComponent(third?.id as string)}`, {}),
+        'completed and can no longer be changed',
+      );
+    });
+
+    const listed = await api.v3('GET', `/workflow.list?organizationId=${encodeURIComponent(organization)}`);
+    expect(listed.status, listed.text).toBe(200);
+    expect((listed.body as { items: { id: string }[] }).items.map((w) => w.id)).toEqual([wf.id]);
+    const open = await api.v3('GET', `/workflow.list?organizationId=${encodeURIComponent(organization)}&status=open`);
+    expect((open.body as { items: unknown[] }).items).toEqual([]);
+    matches('Workflows.Workflow', (await api.v3('GET', `/workflow.get/${encodeURIComponent(wf.id)}`)).body);
+
+    const events = await t.db.query<{ type: string }>('SELECT type FROM event WHERE entity_id = $1 ORDER BY id', [wf.id]);
+    expect(events.map((e) => e.type)).toEqual(['workflow.created', 'workflow.updated', 'workflow.updated', 'workflow.updated']);
+  });
+
+  it('bad input: an entity of another environment, no entity, an unknown task: 422 or 404, and nothing changes', async () => {
+    const foreign = await post(other, '/crm/organization', { name: 'Foreign v3 BV' });
+    await unchanged(async () => {
+      const res = await api.v3('POST', '/workflow.start', {
+        defaultWorkflowId: await defaultId('flow', 'New customer onboarding'),
+        linkedTo: { organizationId: foreign },
+      });
+      expectProblem(res, 422);
+      expectProblem(
+        await api.v3('POST', '/workflow.start', { defaultWorkflowId: await defaultId('flow', 'New contact'), linkedTo: {} }),
+        422,
+      );
+      expectProblem(await api.v3('POST', '/workflow.start', { linkedTo: { organizationId: foreign } }), 422);
+      expectProblem(await api.v3('POST', '/workflow.task.complete/workflowtask:nope', {}), 404);
+    });
+  });
 });

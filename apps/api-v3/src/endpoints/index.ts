@@ -5,6 +5,7 @@ import { projectEndpoints } from './project.js';
 import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
 import { webhookEndpoints } from './webhook.js';
+import { workflowEndpoints } from './workflow.js';
 
 export type Endpoint = TypedEndpoint;
 
@@ -16,5 +17,6 @@ export const endpoints: Record<string, Endpoint> = {
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
   ...saleEndpoints,
+  ...workflowEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

@@ -3,7 +3,14 @@ import { moduleProcedure, router } from '../trpc.js';
 import { completeWorkflowTask } from './complete-workflow-task.js';
 import { startWorkflow } from './start-workflow.js';
 import { updateWorkflow } from './update-workflow.js';
-import { defaultAction, defaultTask, defaultWorkflow, defaultWorkflowGroup, workflow } from './workflow.entities.js';
+import {
+  defaultAction,
+  defaultTask,
+  defaultWorkflow,
+  defaultWorkflowGroup,
+  workflow,
+  workflowTask,
+} from './workflow.entities.js';
 import { completeTaskInput, startWorkflowInput, updateWorkflowInput } from './workflow.schema.js';
 
 /** Workflows: started from a default on an entity, tasks completed under the workflow rules. */
@@ -18,8 +25,9 @@ export const workflowsRouter = router({
       .input(completeTaskInput)
       .output(workflow.schema)
       .mutation(async ({ ctx, input }) => {
-        await updateEntity(ctx, workflow, { run: (w, id) => completeWorkflowTask(w, id, input.taskId) }, input.workflowId, {});
-        return getEntity(ctx, workflow, input.workflowId);
+        const workflowId = input.workflowId ?? (await getEntity(ctx, workflowTask, input.taskId)).workflowId;
+        await updateEntity(ctx, workflow, { run: (w, id) => completeWorkflowTask(w, id, input.taskId) }, workflowId, {});
+        return getEntity(ctx, workflow, workflowId);
       }),
   }),
   // the defaults are seeded per environment and read-only

@@ -36,4 +36,5 @@ export const updateWorkflowInput = z.object({
 });
 export type UpdateWorkflowInput = z.infer<typeof updateWorkflowInput>;
 
-export const completeTaskInput = z.object({ workflowId: z.string().min(1), taskId: z.string().min(1) });
+/** the task to complete; its workflow is found from it when not named */
+export const completeTaskInput = z.object({ workflowId: z.string().min(1).optional(), taskId: z.string().min(1) });
