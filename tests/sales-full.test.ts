@@ -376,6 +376,7 @@ describe('sales/quote', () => {
   });
 
   it('quote statuses form a flow: draft → sent (quoteemail records the send; no mail leaves) → accepted', async () => {
+    expect((await get(`/sales/quote/${ids.quote}`)).receivers).toBeNull();
     const accepted = await lookup('quote_status', `r.key = 'accepted'`);
     const early = await acme.v2('PUT', `/sales/quote/${ids.quote}`, { quotestatus_id: accepted });
     expect(early.status).toBe(400);
@@ -389,6 +390,10 @@ describe('sales/quote', () => {
     const q = await get(`/sales/quote/${ids.quote}`);
     expect(q.quotestatus).toMatchObject({ label: 'Sent' });
     expect(q.sent_at).toMatch(/^\d{4}-/);
+    // receivers: who the latest send went to, in the list read as in the single read
+    expect(q.receivers).toEqual({ to: ['buyer@example.test'], cc: [], bcc: [] });
+    const listed = await list<Row>(acme, `/sales/quote?q[id]=${encodeURIComponent(ids.quote as string)}`);
+    expect(listed[0]?.receivers).toEqual(q.receivers);
     expect(await t.db.query('SELECT subject, "to" FROM quote_email WHERE quote_id = $1', [ids.quote])).toEqual([
       { subject: 'Your quote', to: ['buyer@example.test'] },
     ]);

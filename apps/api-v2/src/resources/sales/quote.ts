@@ -81,7 +81,7 @@ export function quoteV2(q: Quote): Record<string, unknown> {
     total_vat: q.totalVat,
     vat: q.totals.grandTotals ? vatV2(q.totals.grandTotals) : {},
     grand_totals: amountsV2(q.totals.grandTotals),
-    receivers: null,
+    receivers: q.receivers ? { to: q.receivers.to, cc: q.receivers.cc, bcc: q.receivers.bcc } : null,
     valid_days: q.validDays,
     payment_term: null,
     download_url: null,
