@@ -1,3 +1,4 @@
+import { costLineCopy } from './service/sale-service.write.js';
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { inWrite, recordChange, type WriteContext } from '../shared/entity/index.js';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.js';
@@ -75,7 +76,9 @@ export async function convertSaleToProject(
 
     const serviceIds = quote.groups.flatMap((g) => g.lines.map((l) => l.saleServiceId)).filter((x): x is string => !!x);
     const saleServices = new Map(
-      (await tx.saleService.findMany({ where: { id: { in: serviceIds } }, include: { hourTypes: true, costTypes: true } })).map((s) => [s.id, s]),
+      (await tx.saleService.findMany({ where: { id: { in: serviceIds } }, include: { hourTypes: true, costTypes: true } })).map(
+        (s) => [s.id, s],
+      ),
     );
     for (const group of quote.groups) {
       const counted = countedLines({
@@ -124,18 +127,7 @@ export async function convertSaleToProject(
         }
         if (from?.costTypes.length) {
           await tx.projectServiceCostType.createMany({
-            data: from.costTypes.map((c) => ({
-              id: newEntityId('projectcosttype'),
-              environmentId: SCOPED_ENVIRONMENT,
-              projectServiceId: id,
-              costTypeId: c.costTypeId,
-              budgetedAmount: c.budgetedAmount?.toString() ?? null,
-              tariff: c.tariff?.toString() ?? null,
-              purchaseTariff: c.purchaseTariff?.toString() ?? null,
-              purchaseMargin: c.purchaseMargin?.toString() ?? null,
-              billable: c.billable,
-              position: c.position,
-            })),
+            data: from.costTypes.map((c) => ({ ...costLineCopy(c), id: newEntityId('projectcosttype'), projectServiceId: id })),
           });
         }
         await recordEvent(tx, {

@@ -80,6 +80,20 @@ export const v2ServiceInput =
     return { data, violation };
   };
 
+/** A cost type line of a service (reference GetProjectServiceCostType, GetSalesServiceCostType), plus billable. */
+export function costTypeLineV2(c: ProjectService['costTypes'][number]) {
+  return {
+    id: c.id,
+    label: c.costType?.label ?? null,
+    costtype: c.costType ? costTypeV2(c.costType) : null,
+    budgeted_amount: c.budgetedAmount,
+    tariff: c.tariff,
+    purchase_margin: c.purchaseMargin,
+    purchase_tariff: c.purchaseTariff,
+    billable: c.billable,
+  };
+}
+
 /** projects/service (reference: GetProjectService, plus explanation, kind and billable on cost types). */
 export const projectServiceV2 = v2Resource<ProjectService>({
   path: 'projects/service',
@@ -133,16 +147,7 @@ export const projectServiceV2 = v2Resource<ProjectService>({
       tariff: h.tariff,
       billable: h.billable,
     })),
-    cost_types: s.costTypes.map((c) => ({
-      id: c.id,
-      label: c.costType?.label ?? null,
-      costtype: c.costType ? costTypeV2(c.costType) : null,
-      budgeted_amount: c.budgetedAmount,
-      tariff: c.tariff,
-      purchase_margin: c.purchaseMargin,
-      purchase_tariff: c.purchaseTariff,
-      billable: c.billable,
-    })),
+    cost_types: s.costTypes.map(costTypeLineV2),
     budget_financial_hours: null,
     service_number: s.serviceNumber,
     created_at: v2DateTime(s.createdAt),

@@ -1,6 +1,5 @@
-import { costTypeV2 } from '../costs/coststype.js';
 import { invoiceMethodToV2, subscriptionCycleToV2 } from '../projects/invoice-method.js';
-import { v2ServiceInput } from '../projects/service.js';
+import { costTypeLineV2, v2ServiceInput } from '../projects/service.js';
 import type { SaleService } from '@bo/domain/sales/service/sale-service.entity';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
@@ -42,16 +41,7 @@ export function saleServiceV2(s: SaleService): Record<string, unknown> {
       tariff: h.tariff,
       billable: h.billable,
     })),
-    cost_types: s.costTypes.map((c) => ({
-      id: c.id,
-      label: c.costType?.label ?? null,
-      costtype: c.costType ? costTypeV2(c.costType) : null,
-      budgeted_amount: c.budgetedAmount,
-      tariff: c.tariff,
-      purchase_margin: c.purchaseMargin,
-      purchase_tariff: c.purchaseTariff,
-      billable: c.billable,
-    })),
+    cost_types: s.costTypes.map(costTypeLineV2),
     subscription_cycle: subscriptionCycleToV2(s.subscriptionCycle),
     track_cost: s.trackCost,
     vat_class: vatClassV2(s.vatClass),

@@ -1,9 +1,4 @@
-import {
-  createSharedItemInput,
-  type SharedItem,
-  sharedItem,
-  updateSharedItemInput,
-} from '@bo/domain/items/shared-item.entity';
+import { createSharedItemInput, type SharedItem, sharedItem, updateSharedItemInput } from '@bo/domain/items/shared-item.entity';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 

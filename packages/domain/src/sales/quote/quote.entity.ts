@@ -116,9 +116,7 @@ export const quote = defineEntity({
     /** who the quote went to: the addresses of its latest send (quoteemail), null until it is sent */
     receivers: f.computed(
       'json',
-      z
-        .object({ to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()), sentAt: z.string() })
-        .nullable(),
+      z.object({ to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()), sentAt: z.string() }).nullable(),
       (t) =>
         `(SELECT jsonb_build_object('to', e."to", 'cc', e.cc, 'bcc', e.bcc, 'sentAt', e.sent_at)
             FROM quote_email e WHERE e.environment_id = ${t}.environment_id AND e.quote_id = ${t}.id

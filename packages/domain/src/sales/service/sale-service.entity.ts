@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { costTypeShape } from '../../costs/coststype/coststype.entity.js';
+import { serviceCostTypeShape } from '../../projects/service/project-service.shapes.js';
 import { costTypeOfSale, hourTypeOfSale, revenueGroup, vatClass, vatClassShape } from '../lookups/lookups.entity.js';
 
 const hourTypeShape = z.object({
@@ -88,7 +89,7 @@ export const saleService = defineEntity({
       remote: 'sale_service_id',
       orderBy: (h) => `${h}.position, ${h}.id`,
     }),
-    costTypes: f.many((): TargetEntity => saleServiceCostType, saleServiceCostTypeShape(), {
+    costTypes: f.many((): TargetEntity => saleServiceCostType, serviceCostTypeShape, {
       remote: 'sale_service_id',
       orderBy: (c) => `${c}.position, ${c}.id`,
     }),
@@ -104,18 +105,6 @@ function saleServiceHourTypeShape() {
     hourType: hourTypeShape.nullable(),
     budgetedAmount: z.number().nullable(),
     tariff: z.number().nullable(),
-    billable: z.boolean(),
-  });
-}
-
-function saleServiceCostTypeShape() {
-  return z.object({
-    id: z.string(),
-    costType: costTypeShape.nullable(),
-    budgetedAmount: z.number().nullable(),
-    tariff: z.number().nullable(),
-    purchaseTariff: z.number().nullable(),
-    purchaseMargin: z.number().nullable(),
     billable: z.boolean(),
   });
 }

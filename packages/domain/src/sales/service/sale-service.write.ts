@@ -182,6 +182,29 @@ export const updateSaleService: EntityUpdate<UpdateSaleServiceInput> = {
   },
 };
 
+/** The values of a stored cost type line, as a copy of it is written (on a sales or a project service). */
+export function costLineCopy(c: {
+  costTypeId: string;
+  budgetedAmount: { toString(): string } | null;
+  tariff: { toString(): string } | null;
+  purchaseTariff: { toString(): string } | null;
+  purchaseMargin: { toString(): string } | null;
+  billable: boolean;
+  position: number;
+}) {
+  const text = (d: { toString(): string } | null) => d?.toString() ?? null;
+  return {
+    environmentId: SCOPED_ENVIRONMENT,
+    costTypeId: c.costTypeId,
+    budgetedAmount: text(c.budgetedAmount),
+    tariff: text(c.tariff),
+    purchaseTariff: text(c.purchaseTariff),
+    purchaseMargin: text(c.purchaseMargin),
+    billable: c.billable,
+    position: c.position,
+  };
+}
+
 /** A copy of a sales service in the same sale, with its hour types; the copy is a new service. */
 export async function copySaleService(tx: EntityTransaction, sourceId: string, saleId: string | null, now: Date) {
   const source = await tx.saleService.findFirstOrThrow({
@@ -221,16 +244,9 @@ export async function copySaleService(tx: EntityTransaction, sourceId: string, s
   if (costTypes.length) {
     await tx.saleServiceCostType.createMany({
       data: costTypes.map((c) => ({
+        ...costLineCopy(c),
         id: newEntityId('salecosttype'),
-        environmentId: SCOPED_ENVIRONMENT,
         saleServiceId: id,
-        costTypeId: c.costTypeId,
-        budgetedAmount: c.budgetedAmount?.toString() ?? null,
-        tariff: c.tariff?.toString() ?? null,
-        purchaseTariff: c.purchaseTariff?.toString() ?? null,
-        purchaseMargin: c.purchaseMargin?.toString() ?? null,
-        billable: c.billable,
-        position: c.position,
         createdAt: now,
         updatedAt: now,
       })),
