@@ -32,6 +32,7 @@ import { customFieldsV2Resources } from './customfields/customfields.js';
 import { documentsV2Resources } from './documents/index.js';
 import { timelineV2Resources } from './timeline/timeline.js';
 import type { AnyV2Resource } from './v2-resource.js';
+import { invoicesV2Resources } from './invoices/index.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
 
 /** Every v2 resource declared the new way; the rest are still mounted from the domain's registry. */
@@ -72,6 +73,7 @@ export const v2Resources: AnyV2Resource[] = [
   salesFilterV2,
   saleDocumentV2,
   saleDocumentTypeV2,
+  ...invoicesV2Resources,
 ];
 
 /** v2 paths that are operations rather than resources. */
