@@ -5,6 +5,8 @@ import { projectEndpoints } from './project.js';
 import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
 import { webhookEndpoints } from './webhook.js';
+import { invoiceEndpoints } from './invoice.js';
+import { paymentEndpoints } from './payment.js';
 
 export type Endpoint = TypedEndpoint;
 
@@ -16,5 +18,7 @@ export const endpoints: Record<string, Endpoint> = {
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
   ...saleEndpoints,
+  ...invoiceEndpoints,
+  ...paymentEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';
