@@ -36,6 +36,8 @@ const REQUIRED_PREFIXES = [
   '/timeline/',
   '/upload/',
   '/customfields/',
+  '/invoices/',
+  '/projects/reverseinvoice',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue: sales document writes (issue 12). */
