@@ -79,6 +79,7 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
     project: simple(i.projectId),
     projects: i.projectIds.map((id) => ({ id })),
     sending_method: 'email',
+    simplicate_url: null,
     created_at: v2DateTime(i.createdAt),
     updated_at: v2DateTime(i.updatedAt),
     sent_at: v2DateTime(i.sentAt),

@@ -92,6 +92,7 @@ export const propositionV2 = v2Resource<Proposition>({
     total_purchase: Number(p.totalPurchase),
     total_advance_deposit: Number(p.totalAdvanceDeposit),
     total_future: Number(p.totalFuture),
+    simplicate_url: null,
     project: { id: p.id, name: p.name, project_number: p.projectNumber },
     created_at: v2DateTime(p.createdAt),
     updated_at: v2DateTime(p.updatedAt),
