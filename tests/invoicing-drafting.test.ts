@@ -110,7 +110,14 @@ describe('drafting per invoice method', () => {
         { name: 'Final', price: 200, expirationDate: '2026-09-01' },
       ],
     });
+    // what is ready to be invoiced: the installments come due by today (all three dates have passed)
+    expect(await v2Get(acme, `/invoices/proposition/${p}`)).toMatchObject({
+      total_terms: 1000,
+      total_fixed: 0,
+      project: { id: p },
+    });
     const first = await draftOne(p, '2026-06-15');
+    expect(await v2Get(acme, `/invoices/proposition/${p}`)).toMatchObject({ total_terms: 200 });
     expect((await linesOf(first.invoiceId)).map((l) => [l.description, l.total, l.service_id, l.source_type])).toEqual([
       ['Service: Start', 300, s, 'installment'],
       ['Service: Delivery', 500, s, 'installment'],

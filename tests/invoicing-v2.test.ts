@@ -307,10 +307,36 @@ describe('invoices: bad input answers 400 in v2 and 422 in v3, and nothing chang
       (await acme.v2('PUT', `/invoices/invoice/${draftId}`, { invoice_lines: [{ price: 1, vat_class_id: 'nope' }] })).status,
     ).toBe(400);
     expectProblem(await acme.v3('POST', '/invoice.send/invoice:missing', {}), 404);
+    const v3Unknown = await acme.v3('POST', '/invoice.create', {
+      organizationId: debtor,
+      lines: [{ description: 'x', price: 1, vatClassId: 'vatclass:missing' }],
+    });
+    expect(expectProblem(v3Unknown, 422).violations?.map((v) => v.propertyPath)).toEqual(['lines.0.vatClassId']);
+    // sending (editing) a sent invoice again is refused
+    expectProblem(await acme.v3('POST', `/invoice.send/${sentId}`, {}), 422);
 
     expect(await snapshot()).toEqual(before.invoices);
     expect(await count('payment')).toBe(before.payments);
     expect(await count('invoice_line')).toBe(before.lines);
+  });
+});
+
+describe('invoices: v3', () => {
+  it('invoice.create, invoice.list and invoice.get answer the invoice with exact totals', async () => {
+    const own = await v2Create(acme, '/crm/organization', { name: 'v3 Debtor' });
+    const res = await acme.v3('POST', '/invoice.create', {
+      organizationId: own,
+      lines: [{ description: 'v3 line', quantity: 2, price: 10.125, vatClassId: vat21 }],
+    });
+    expect(res.status, res.text).toBe(201);
+    const created = res.body as { id: string; totalExcl: string; totalVat: string; totalIncl: string; status: string };
+    expect(created).toMatchObject({ totalExcl: '20.25', totalVat: '4.25', totalIncl: '24.50', status: 'draft' });
+    const got = await acme.v3('GET', `/invoice.get/${created.id}`);
+    expect(got.status, got.text).toBe(200);
+    expect(got.body).toMatchObject({ id: created.id, totalIncl: '24.50' });
+    const list = await acme.v3('GET', `/invoice.list?status=draft&organizationId=${own}&itemsPerPage=30`);
+    expect(list.status, list.text).toBe(200);
+    expect(JSON.stringify(list.body)).toContain(created.id);
   });
 });
 

@@ -111,8 +111,47 @@ const date = z.iso.date();
 const SendInvoice = z.object({ invoiceDate: date.optional() }).strict();
 const CreditInvoice = z.object({ invoiceDate: date.optional(), reason: z.string().max(1000).nullable().optional() }).strict();
 
-/** Invoices (issue 13): read, send (numbered, dated, rendered as a PDF document) and credit. */
+const CreateInvoice = z
+  .object({
+    organizationId: z.string().min(1).nullable().optional(),
+    personId: z.string().min(1).nullable().optional(),
+    projectId: z.string().min(1).nullable().optional(),
+    paymentTermId: z.string().min(1).nullable().optional(),
+    invoiceDate: date.nullable().optional(),
+    subject: z.string().max(255).nullable().optional(),
+    reference: z.string().max(255).nullable().optional(),
+    lines: z
+      .array(
+        z
+          .object({
+            description: z.string().min(1).max(1000),
+            quantity: z.number().optional(),
+            price: z.number(),
+            vatClassId: z.string().min(1).nullable().optional(),
+            revenueGroupId: z.string().min(1).nullable().optional(),
+            projectServiceId: z.string().min(1).nullable().optional(),
+            projectId: z.string().min(1).nullable().optional(),
+          })
+          .strict(),
+      )
+      .max(500),
+  })
+  .strict();
+
+/** Invoices (issue 13): read, create a draft, send (numbered, dated, rendered as a PDF document) and credit. */
 export const invoiceEndpoints = {
+  'invoice.create': commandEndpoint<z.output<typeof CreateInvoice>, { data: never }, Invoice>({
+    call: (c) => c.invoices.invoice.createCommand,
+    mapInput: (body) => ({ data: body as never }),
+    map: invoiceV3,
+    status: 201,
+    doc: {
+      summary: 'Creates a draft invoice with its lines; totals and VAT per class are computed from them',
+      request: { name: 'Invoice.Create', schema: CreateInvoice },
+      response: invoiceSchema,
+      errors: [400, 403, 422],
+    },
+  }),
   'invoice.list': listEndpoint<Invoice>({
     call: (c) => c.invoices.invoice.list,
     filters: {
