@@ -17,6 +17,16 @@ function requireStorage(ctx: UserContext): FileStorage {
   return storage;
 }
 
+/** Runs a sending transaction; when it fails, the PDF bytes it wrote are removed (no document row names them). */
+async function cleaningUp<T>(storage: FileStorage, written: string[], body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    await Promise.all(written.map((key) => storage.remove(key).catch(() => {})));
+    throw err;
+  }
+}
+
 /**
  * An invoice leaves draft: it gets the next number of the environment, its invoice
  * and due dates, and its PDF document, all in the caller's transaction.
@@ -27,6 +37,7 @@ async function issue(
   id: string,
   invoiceDate: Date,
   paymentTermId: string | null,
+  written: string[],
 ): Promise<void> {
   const term = paymentTermId
     ? await w.tx.paymentTerm.findFirst({ where: { id: paymentTermId } })
@@ -45,7 +56,7 @@ async function issue(
       updatedAt: w.now,
     },
   });
-  await storeInvoicePdf(w, storage, id);
+  await storeInvoicePdf(w, storage, id, written);
 }
 
 /** What a sent invoice billed is invoiced: its services may no longer be edited, its installments are invoiced. */
@@ -59,18 +70,21 @@ async function markBilled(tx: EntityTransaction, id: string): Promise<void> {
 /** invoice.send: a draft with lines and a debtor is numbered, dated, rendered and sent (no mail leaves). */
 export async function sendInvoice(ctx: UserContext, input: { id: string; invoiceDate?: Date | undefined }): Promise<Invoice> {
   const storage = requireStorage(ctx);
-  await inWrite(ctx, async (w) => {
-    const row = await lockedInvoice(w, input.id);
-    if (row.status !== 'draft') throw new BusinessRuleError(`invoice ${row.id} is ${row.status}: only a draft can be sent`);
-    const lines = await w.tx.invoiceLine.count({ where: { invoiceId: row.id } });
-    if (lines === 0) throw new BusinessRuleError(`invoice ${row.id} has no lines: there is nothing to send`);
-    if (!row.organizationId && !row.personId) {
-      throw new BusinessRuleError(`invoice ${row.id} has no debtor: set organizationId or personId first`);
-    }
-    await issue(w, storage, row.id, input.invoiceDate ?? row.invoiceDate ?? today(w.now), row.paymentTermId);
-    await markBilled(w.tx, row.id);
-    await recordChange(w, invoice, row.id, 'updated');
-  });
+  const written: string[] = [];
+  await cleaningUp(storage, written, () =>
+    inWrite(ctx, async (w) => {
+      const row = await lockedInvoice(w, input.id);
+      if (row.status !== 'draft') throw new BusinessRuleError(`invoice ${row.id} is ${row.status}: only a draft can be sent`);
+      const lines = await w.tx.invoiceLine.count({ where: { invoiceId: row.id } });
+      if (lines === 0) throw new BusinessRuleError(`invoice ${row.id} has no lines: there is nothing to send`);
+      if (!row.organizationId && !row.personId) {
+        throw new BusinessRuleError(`invoice ${row.id} has no debtor: set organizationId or personId first`);
+      }
+      await issue(w, storage, row.id, input.invoiceDate ?? row.invoiceDate ?? today(w.now), row.paymentTermId, written);
+      await markBilled(w.tx, row.id);
+      await recordChange(w, invoice, row.id, 'updated');
+    }),
+  );
   return getEntity(ctx, invoice, input.id);
 }
 
@@ -83,52 +97,55 @@ export async function creditInvoice(
   input: { id: string; invoiceDate?: Date | undefined; reason?: string | null | undefined },
 ): Promise<Invoice> {
   const storage = requireStorage(ctx);
-  const creditId = await inWrite(ctx, async (w) => {
-    const row = await lockedInvoice(w, input.id);
-    if (row.kind === 'credit') throw new BusinessRuleError(`invoice ${row.id} is a credit invoice; it cannot be credited`);
-    if (row.status === 'draft') throw new BusinessRuleError(`invoice ${row.id} is a draft: delete it instead of crediting it`);
-    if (row.status === 'credited') throw new BusinessRuleError(`invoice ${row.id} has been credited already`);
-    const lines = await w.tx.invoiceLine.findMany({ where: { invoiceId: row.id }, orderBy: { position: 'asc' } });
-    const id = newEntityId('invoice');
-    await w.tx.invoice.create({
-      data: {
+  const written: string[] = [];
+  const creditId = await cleaningUp(storage, written, () =>
+    inWrite(ctx, async (w) => {
+      const row = await lockedInvoice(w, input.id);
+      if (row.kind === 'credit') throw new BusinessRuleError(`invoice ${row.id} is a credit invoice; it cannot be credited`);
+      if (row.status === 'draft') throw new BusinessRuleError(`invoice ${row.id} is a draft: delete it instead of crediting it`);
+      if (row.status === 'credited') throw new BusinessRuleError(`invoice ${row.id} has been credited already`);
+      const lines = await w.tx.invoiceLine.findMany({ where: { invoiceId: row.id }, orderBy: { position: 'asc' } });
+      const id = newEntityId('invoice');
+      await w.tx.invoice.create({
+        data: {
+          id,
+          environmentId: SCOPED_ENVIRONMENT,
+          kind: 'credit',
+          status: 'draft',
+          organizationId: row.organizationId,
+          personId: row.personId,
+          projectId: row.projectId,
+          myOrganizationProfileId: row.myOrganizationProfileId,
+          creditedInvoiceId: row.id,
+          subject: row.subject ? `Credit: ${row.subject}` : `Credit of invoice ${row.invoiceNumber}`,
+          reference: row.invoiceNumber,
+          comments: input.reason ?? null,
+          totalAmount: 0,
+        },
+      });
+      // the credit lines carry no source: what the original billed stays billed once
+      await writeLines(
+        w.tx,
         id,
-        environmentId: SCOPED_ENVIRONMENT,
-        kind: 'credit',
-        status: 'draft',
-        organizationId: row.organizationId,
-        personId: row.personId,
-        projectId: row.projectId,
-        myOrganizationProfileId: row.myOrganizationProfileId,
-        creditedInvoiceId: row.id,
-        subject: row.subject ? `Credit: ${row.subject}` : `Credit of invoice ${row.invoiceNumber}`,
-        reference: row.invoiceNumber,
-        comments: input.reason ?? null,
-        totalAmount: 0,
-      },
-    });
-    // the credit lines carry no source: what the original billed stays billed once
-    await writeLines(
-      w.tx,
-      id,
-      lines.map((l) => ({
-        description: l.description,
-        quantity: l.quantity.negated().toString(),
-        price: l.price.toString(),
-        vatClassId: l.vatClassId,
-        revenueGroupId: l.revenueGroupId,
-        projectServiceId: l.projectServiceId,
-        projectId: l.projectId,
-        lineDate: l.lineDate,
-      })),
-    );
-    await issue(w, storage, id, input.invoiceDate ?? today(w.now), null);
-    // a credit invoice settles itself against the original: nothing is due on it
-    await w.tx.invoice.update({ where: { id }, data: { dueDate: null } });
-    await w.tx.invoice.update({ where: { id: row.id }, data: { status: 'credited', updatedAt: w.now } });
-    await recordChange(w, invoice, id, 'created');
-    await recordChange(w, invoice, row.id, 'updated');
-    return id;
-  });
+        lines.map((l) => ({
+          description: l.description,
+          quantity: l.quantity.negated().toString(),
+          price: l.price.toString(),
+          vatClassId: l.vatClassId,
+          revenueGroupId: l.revenueGroupId,
+          projectServiceId: l.projectServiceId,
+          projectId: l.projectId,
+          lineDate: l.lineDate,
+        })),
+      );
+      await issue(w, storage, id, input.invoiceDate ?? today(w.now), null, written);
+      // a credit invoice settles itself against the original: nothing is due on it
+      await w.tx.invoice.update({ where: { id }, data: { dueDate: null } });
+      await w.tx.invoice.update({ where: { id: row.id }, data: { status: 'credited', updatedAt: w.now } });
+      await recordChange(w, invoice, id, 'created');
+      await recordChange(w, invoice, row.id, 'updated');
+      return id;
+    }),
+  );
   return getEntity(ctx, invoice, creditId);
 }

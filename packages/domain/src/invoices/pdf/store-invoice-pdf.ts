@@ -56,9 +56,16 @@ async function debtorOf(tx: EntityTransaction, organizationId: string | null, pe
 
 /**
  * Renders the sent invoice as a PDF, writes it to the document store and links the
- * document to the invoice (in the sending transaction; a rolled-back send leaves no document row).
+ * document to the invoice (in the sending transaction; a rolled-back send leaves no document row,
+ * and its caller removes the bytes).
  */
-export async function storeInvoicePdf(w: WriteContext, storage: FileStorage, invoiceId: string): Promise<string> {
+export async function storeInvoicePdf(
+  w: WriteContext,
+  storage: FileStorage,
+  invoiceId: string,
+  /** the storage keys written, for the caller to remove when its transaction fails */
+  written: string[],
+): Promise<string> {
   const [row] = await invoice.loader.byIds(w.sql, [invoiceId]);
   if (!row) throw new Error(`invoice ${invoiceId} vanished inside its own transaction`);
   const stored = await w.tx.invoice.findFirstOrThrow({ where: { id: invoiceId } });
@@ -90,6 +97,7 @@ export async function storeInvoicePdf(w: WriteContext, storage: FileStorage, inv
   const bytes = await renderInvoicePdf(data);
   const hex = randomBytes(16).toString('hex');
   const storageKey = `documents/${hex.slice(0, 2)}/${hex}`;
+  written.push(storageKey);
   await storage.writeAt(storageKey, 0, bytes);
   const type = await w.tx.documentType.findFirst({ where: { label: 'Invoice' } });
   const id = newEntityId('document');
