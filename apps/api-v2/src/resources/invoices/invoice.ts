@@ -25,6 +25,13 @@ const V2_STATUS: Record<InvoiceState, string> = {
   credited: 'Paid',
 };
 
+/** an embedded debtor: in full, or `{id, name}` when the caller may not read crm */
+function debtorV2(d: object | null, key: 'name' | 'full_name'): Record<string, unknown> | null {
+  if (!d) return null;
+  const o = d as { id: string; name?: string | null; fullName?: string };
+  return { id: o.id, [key]: o.fullName ?? o.name ?? null };
+}
+
 const num = (s: string | null) => (s === null ? null : Number(s));
 const simple = (id: string | null) => (id ? { id } : null);
 
@@ -72,8 +79,8 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
       base: num(v.base),
       vat: num(v.vat),
     })),
-    organization: simple(i.organizationId),
-    person: simple(i.personId),
+    organization: debtorV2(i.organization, 'name'),
+    person: debtorV2(i.person, 'full_name'),
     my_organization_profile: simple(i.myOrganizationProfileId),
     subscription_cycle: null,
     project: simple(i.projectId),

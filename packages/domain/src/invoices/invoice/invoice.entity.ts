@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { organization } from '../../crm/organization/organization.entity.js';
+import { person } from '../../crm/person/person.entity.js';
 import { vatClass, vatClassShape } from '../../sales/lookups/lookups.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { paymentTerm, paymentTermShape } from '../lookups/invoice-lookups.entity.js';
@@ -148,6 +150,15 @@ export const invoice = defineEntity({
     dueDate: f.date({ writable: false }),
     organizationId: f.string(),
     personId: f.string(),
+    /** the debtor, as the reference embeds it (`{id, name}` without the crm right too); ids are checked on write */
+    organization: f.ref((): TargetEntity => organization, z.object({ id: z.string(), name: z.string() }), {
+      column: 'organization_id',
+      restricted: true,
+    }),
+    person: f.ref((): TargetEntity => person, z.object({ id: z.string(), fullName: z.string() }), {
+      column: 'person_id',
+      restricted: true,
+    }),
     projectId: f.string(),
     myOrganizationProfileId: f.string(),
     draftRequestId: f.string({ writable: false }),
