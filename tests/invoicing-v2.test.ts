@@ -323,6 +323,63 @@ describe('invoices: bad input answers 400 in v2 and 422 in v3, and nothing chang
   });
 });
 
+describe('invoices: what clients of the reference read', () => {
+  it('invoices per year, invoiced per service and invoice lines per year, with the revenue group', async () => {
+    const p = await v2Create(acme, '/projects/project', { name: 'Yearly', organization_id: debtor });
+    const res = await acme.v3('POST', '/projectService.create', {
+      projectId: p,
+      name: 'Yearly service',
+      invoiceMethod: 'fixed_price',
+      price: 1,
+    });
+    expect(res.status, res.text).toBe(201);
+    const serviceId = (res.body as { id: string }).id;
+    const groups = await v2Get<{ id: string; label: string }[]>(acme, '/sales/revenuegroup');
+    const group = groups[0] as { id: string; label: string };
+    const make = (date: string, price: number) =>
+      draft([{ description: 'y', amount: 1, price, service_id: serviceId, project_id: p, revenue_group_id: group.id, date }], {
+        date,
+      });
+    const a = await make('2025-12-31', 100);
+    const b = await make('2026-01-01', 200);
+    const c = await make('2026-07-01', 300);
+    for (const id of [a, b, c]) await send(id);
+    const y2026 = await v2Get<V2Invoice[]>(
+      acme,
+      `/invoices/invoice?q[date][ge]=2026-01-01&q[date][le]=2026-12-31&q[invoice_lines.service_id]=${serviceId}&sort=date`,
+    );
+    expect(y2026.map((i) => i.id)).toEqual([b, c]);
+    const perService = await v2Get<V2Invoice[]>(acme, `/invoices/invoice?q[invoice_lines.service_id]=${serviceId}`);
+    const lines = perService.flatMap((i) => i.invoice_lines.filter((l) => l.service_id === serviceId));
+    expect(lines.reduce((sum, l) => sum + l.total, 0)).toBe(600);
+    expect(lines[0]).toMatchObject({ project_id: p, revenue_group: { id: group.id, label: group.label }, date: '2025-12-31' });
+    // the service read shows what was invoiced of it
+    expect(await v2Get(acme, `/projects/service/${serviceId}`)).toMatchObject({ invoiced_amount: 600 });
+  });
+
+  it('concurrent sends get distinct, consecutive numbers', async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => draft([{ description: `c${i}`, amount: 1, price: 1 }])));
+    const sent = await Promise.all(ids.map((id) => acme.v3('POST', `/invoice.send/${id}`, {})));
+    for (const r of sent) expect(r.status, r.text).toBe(200);
+    const numbers = sent.map((r) => Number((r.body as { invoiceNumber: string }).invoiceNumber)).sort((x, y) => x - y);
+    expect(numbers).toEqual(numbers.map((_n, i) => (numbers[0] as number) + i));
+    const all = await t.db.query<{ n: number }>(
+      'SELECT invoice_sequence AS n FROM invoice WHERE invoice_sequence IS NOT NULL ORDER BY 1',
+    );
+    expect(all.map((r) => r.n)).toEqual(all.map((_r, i) => i + 1));
+  });
+
+  it('rights: reading needs the invoices read right, writing the write right', async () => {
+    const reader = await t.user('acme', 'reader@acme.test', { invoices: 'read' });
+    const nobody = await t.user('acme', 'nobody@acme.test', {});
+    expect((await reader.v2('GET', '/invoices/invoice')).status).toBe(200);
+    expect((await reader.v2('POST', '/invoices/invoice', { invoice_lines: [] })).status).toBe(403);
+    expect((await nobody.v2('GET', '/invoices/invoice')).status).toBe(403);
+    expect((await nobody.v2('GET', '/invoices/payment')).status).toBe(403);
+    expectProblem(await reader.v3('POST', '/payment.register', { invoiceId: 'x', date: '2026-01-01', amount: 1 }), 403);
+  });
+});
+
 describe('invoices: v3', () => {
   it('invoice.create, invoice.list and invoice.get answer the invoice with exact totals', async () => {
     const own = await v2Create(acme, '/crm/organization', { name: 'v3 Debtor' });

@@ -7,6 +7,7 @@ import { paymentTermV2 } from './lookups.js';
 
 /** v2 names of invoices/invoice that are not the snake_case of the domain's (a line's `amount` is its quantity) */
 const names = v2Names({
+  date: 'invoiceDate',
   invoice_lines: 'lines',
   service_id: 'projectServiceId',
   amount: 'quantity',
@@ -48,7 +49,7 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
     invoice_lines: i.lines.map((l) => ({
       id: l.id,
       description: l.description,
-      revenue_group: l.revenueGroupId ? { id: l.revenueGroupId } : null,
+      revenue_group: l.revenueGroup ? { id: l.revenueGroup.id, label: l.revenueGroup.label } : null,
       revenue_group_id: l.revenueGroupId,
       default_service_id: null,
       vat_class: vatClassV2(l.vatClass),
@@ -115,24 +116,20 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
 }
 
 /**
- * The v2 body in domain terms: `date` is the invoice date, a line's `date` its date and
+ * The v2 body in domain terms: `date` is the invoice date (in filters too), a line's `date` its date and
  * `vat_class` may come as `{id}`; `status_id` is not a write (invoice.send sends a draft).
  */
 function input(body: unknown): unknown {
   const data = names.input(body) as Record<string, unknown>;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
-  if ('date' in data) {
-    data.invoiceDate = data.date;
-    delete data.date;
-  }
   delete data.statusId;
   if (Array.isArray(data.lines)) {
     data.lines = data.lines.map((l: unknown) => {
       if (!l || typeof l !== 'object') return l;
       const line = { ...(l as Record<string, unknown>) };
-      if ('date' in line) {
-        line.lineDate = line.date;
-        delete line.date;
+      if ('invoiceDate' in line) {
+        line.lineDate = line.invoiceDate;
+        delete line.invoiceDate;
       }
       const vat = line.vatClass as { id?: unknown } | null | undefined;
       if (vat && typeof vat === 'object' && !('vatClassId' in line)) line.vatClassId = vat.id;

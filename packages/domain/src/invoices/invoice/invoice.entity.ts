@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { organization } from '../../crm/organization/organization.entity.js';
 import { person } from '../../crm/person/person.entity.js';
-import { vatClass, vatClassShape } from '../../sales/lookups/lookups.entity.js';
+import { revenueGroup, vatClass, vatClassShape } from '../../sales/lookups/lookups.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { paymentTerm, paymentTermShape } from '../lookups/invoice-lookups.entity.js';
 
@@ -35,6 +35,9 @@ export const invoiceLine = defineEntity({
     /** amount × percentage / 100 rounded half up to cents */
     vatAmount: text((t) => `${t}.vat_amount::text`),
     revenueGroupId: f.string(),
+    revenueGroup: f.ref((): TargetEntity => revenueGroup, z.object({ id: z.string(), label: z.string() }), {
+      column: 'revenue_group_id',
+    }),
     lineDate: f.date(),
     sourceType: f.string(),
     sourceId: f.string(),
@@ -55,6 +58,7 @@ export const invoiceLineShape = z.object({
   vatPercentage: z.string(),
   vatAmount: z.string(),
   revenueGroupId: z.string().nullable(),
+  revenueGroup: z.object({ id: z.string(), label: z.string() }).nullable(),
   lineDate: z.string().nullable(),
   sourceType: z.string().nullable(),
   sourceId: z.string().nullable(),
