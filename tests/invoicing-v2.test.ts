@@ -213,6 +213,15 @@ describe('invoices: statuses, numbers, payments, documents', () => {
   });
 
   it('a sent invoice has a real PDF: stored, linked, listed by invoices/document?q[linked_to.invoice_id]=, downloadable as application/pdf', async () => {
+    // our company profile is kept as an organization with an address (crm/myorganizationprofile)
+    const company = await v2Create(acme, '/crm/organization', {
+      name: 'Our Company BV',
+      visiting_address: { line_1: 'Canal 12', postal_code: '1012 AB', locality: 'Amsterdam', country_code: 'NL' },
+    });
+    await t.db.query(
+      'UPDATE my_organization_profile SET organization_id = $1 WHERE environment_id = (SELECT environment_id FROM organization WHERE id = $1)',
+      [company],
+    );
     const id = await draft([
       { description: 'Consultancy', amount: 10, price: 95.5, vat_class_id: vat21 },
       { description: 'Books', amount: 2, price: 12.25, vat_class_id: vat9 },
@@ -231,6 +240,11 @@ describe('invoices: statuses, numbers, payments, documents', () => {
     const { text } = await extractText(pdf, { mergePages: true });
     expect(text).toContain(`Invoice number: ${sent.invoiceNumber}`);
     expect(text).toContain('Debtor Holding BV');
+    expect(text).toContain('Our Company BV');
+    expect(text).toContain('Canal 12');
+    expect(text).toContain('1012 AB Amsterdam');
+    expect(text).toContain('Consultancy');
+    expect(text).toContain('VAT 21% over EUR 955.00: EUR 200.55');
     // 955.00 + 24.50 = 979.50; VAT 200.55 + 2.21 = 202.76 (2.205 rounds half up); incl 1182.26
     expect(text).toContain('Total excluding VAT: EUR 979.50');
     expect(text).toContain('Total VAT: EUR 202.76');

@@ -33,6 +33,8 @@ function safe(font: PDFFont, text: string): string {
 }
 
 const money = (v: string) => `EUR ${v}`;
+/** 21.0000 → 21, 6.5000 → 6.5 */
+const percent = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
 
 /** Renders the invoice as a PDF with pdf-lib (A4, standard fonts: no font files to ship). */
 export async function renderInvoicePdf(d: InvoicePdfData): Promise<Uint8Array> {
@@ -114,7 +116,7 @@ export async function renderInvoicePdf(d: InvoicePdfData): Promise<Uint8Array> {
     write(l.description.length > 55 ? `${l.description.slice(0, 52)}...` : l.description, left);
     right(l.quantity, 330);
     right(l.price, 410);
-    right(l.vatPercentage, 460);
+    right(percent(l.vatPercentage), 460);
     right(l.amount, 545);
     next();
   }
@@ -122,7 +124,7 @@ export async function renderInvoicePdf(d: InvoicePdfData): Promise<Uint8Array> {
   right(`Total excluding VAT: ${money(d.totalExcl)}`, 545);
   next();
   for (const v of d.vatByClass) {
-    right(`VAT ${v.percentage}% over ${money(v.base)}: ${money(v.vat)}`, 545);
+    right(`VAT ${percent(v.percentage)}% over ${money(v.base)}: ${money(v.vat)}`, 545);
     next();
   }
   right(`Total VAT: ${money(d.totalVat)}`, 545);
