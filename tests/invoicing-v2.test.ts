@@ -371,6 +371,26 @@ describe('invoices: what clients of the reference read', () => {
     expect(await v2Get(acme, `/projects/service/${serviceId}`)).toMatchObject({ invoiced_amount: 600 });
   });
 
+  it('status_id of the reference: the Sent status sends a draft through v2; Paid or Credited is refused', async () => {
+    const statuses = await v2Get<{ id: string; key: string }[]>(acme, '/invoices/invoicestatus');
+    const byKey = (k: string) => statuses.find((s) => s.key === k)?.id;
+    const id = await draft([{ description: 'via v2', amount: 1, price: 80 }]);
+    const paid = await acme.v2('PUT', `/invoices/invoice/${id}`, { status_id: byKey('paid') });
+    expect(paid.status, paid.text).toBe(400);
+    expect((await getInvoice(id)).status).toBe('Concept');
+    const put = await acme.v2('PUT', `/invoices/invoice/${id}`, { status_id: byKey('sent'), subject: 'Sent through v2' });
+    expect(put.status, put.text).toBe(200);
+    const inv = await getInvoice(id);
+    expect(inv.status).toBe('Sent');
+    expect(inv.invoice_number).toMatch(/^\d+$/);
+    const posted = await v2Create(acme, '/invoices/invoice', {
+      organization_id: debtor,
+      status_id: byKey('sent'),
+      invoice_lines: [{ description: 'posted and sent', amount: 1, price: 5 }],
+    });
+    expect(Number((await getInvoice(posted)).invoice_number)).toBe(Number(inv.invoice_number) + 1);
+  });
+
   it('concurrent sends get distinct, consecutive numbers', async () => {
     const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => draft([{ description: `c${i}`, amount: 1, price: 1 }])));
     const sent = await Promise.all(ids.map((id) => acme.v3('POST', `/invoice.send/${id}`, {})));

@@ -117,12 +117,11 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
 
 /**
  * The v2 body in domain terms: `date` is the invoice date (in filters too), a line's `date` its date and
- * `vat_class` may come as `{id}`; `status_id` is not a write (invoice.send sends a draft).
+ * `vat_class` may come as `{id}`; `status_id` of the Sent status sends the draft.
  */
 function input(body: unknown): unknown {
   const data = names.input(body) as Record<string, unknown>;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
-  delete data.statusId;
   if (Array.isArray(data.lines)) {
     data.lines = data.lines.map((l: unknown) => {
       if (!l || typeof l !== 'object') return l;

@@ -2,9 +2,10 @@ import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EntityCreate } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { CreateInvoiceInput } from './invoice.schema.js';
-import { defaultPaymentTerm, dueDateOf, fromInput, invoiceReferences, writeLines } from './invoice.write.js';
+import { requireStorage, sendWithin } from './invoice-commands.js';
+import { defaultPaymentTerm, dueDateOf, fromInput, invoiceReferences, requestedSend, writeLines } from './invoice.write.js';
 
-/** POST invoices/invoice: a draft invoice with its lines; the totals are computed from them. */
+/** POST invoices/invoice: a draft invoice with its lines (the totals are computed from them); sent at once when its status_id asks. */
 export const createInvoice: EntityCreate<CreateInvoiceInput> = {
   references: invoiceReferences,
   async run(w, input) {
@@ -33,6 +34,7 @@ export const createInvoice: EntityCreate<CreateInvoiceInput> = {
       },
     });
     await writeLines(w.tx, id, input.lines.map(fromInput));
+    if (await requestedSend(w.tx, input.statusId)) await sendWithin(w, requireStorage(w.ctx), id, undefined, []);
     return id;
   },
 };

@@ -11,7 +11,7 @@ import { defaultPaymentTerm, dueDateOf, lockedInvoice, writeLines } from './invo
 
 const today = (now: Date) => new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
 
-function requireStorage(ctx: UserContext): FileStorage {
+export function requireStorage(ctx: UserContext): FileStorage {
   const storage = ctx.services?.storage;
   if (!storage) throw new UnavailableError('file storage is not configured: an invoice document cannot be stored');
   return storage;
@@ -67,22 +67,36 @@ async function markBilled(tx: EntityTransaction, id: string): Promise<void> {
   await tx.projectServiceInstallment.updateMany({ where: { invoiceId: id }, data: { status: 'invoiced' } });
 }
 
+/**
+ * Sends a locked draft inside the caller's transaction: it needs lines and a debtor; it
+ * is numbered, dated and rendered, and what it bills becomes invoiced.
+ */
+export async function sendWithin(
+  w: WriteContext,
+  storage: FileStorage,
+  id: string,
+  invoiceDate: Date | undefined,
+  written: string[],
+) {
+  const row = await lockedInvoice(w, id);
+  if (row.status !== 'draft') throw new BusinessRuleError(`invoice ${row.id} is ${row.status}: only a draft can be sent`);
+  const lines = await w.tx.invoiceLine.count({ where: { invoiceId: row.id } });
+  if (lines === 0) throw new BusinessRuleError(`invoice ${row.id} has no lines: there is nothing to send`);
+  if (!row.organizationId && !row.personId) {
+    throw new BusinessRuleError(`invoice ${row.id} has no debtor: set organizationId or personId first`);
+  }
+  await issue(w, storage, row.id, invoiceDate ?? row.invoiceDate ?? today(w.now), row.paymentTermId, written);
+  await markBilled(w.tx, row.id);
+}
+
 /** invoice.send: a draft with lines and a debtor is numbered, dated, rendered and sent (no mail leaves). */
 export async function sendInvoice(ctx: UserContext, input: { id: string; invoiceDate?: Date | undefined }): Promise<Invoice> {
   const storage = requireStorage(ctx);
   const written: string[] = [];
   await cleaningUp(storage, written, () =>
     inWrite(ctx, async (w) => {
-      const row = await lockedInvoice(w, input.id);
-      if (row.status !== 'draft') throw new BusinessRuleError(`invoice ${row.id} is ${row.status}: only a draft can be sent`);
-      const lines = await w.tx.invoiceLine.count({ where: { invoiceId: row.id } });
-      if (lines === 0) throw new BusinessRuleError(`invoice ${row.id} has no lines: there is nothing to send`);
-      if (!row.organizationId && !row.personId) {
-        throw new BusinessRuleError(`invoice ${row.id} has no debtor: set organizationId or personId first`);
-      }
-      await issue(w, storage, row.id, input.invoiceDate ?? row.invoiceDate ?? today(w.now), row.paymentTermId, written);
-      await markBilled(w.tx, row.id);
-      await recordChange(w, invoice, row.id, 'updated');
+      await sendWithin(w, storage, input.id, input.invoiceDate, written);
+      await recordChange(w, invoice, input.id, 'updated');
     }),
   );
   return getEntity(ctx, invoice, input.id);

@@ -32,6 +32,8 @@ export const invoiceLineInput = z.strictObject({
 export type InvoiceLineInput = z.infer<typeof invoiceLineInput>;
 
 const fields = {
+  /** the reference's status_id: the draft status keeps a draft, the sent status sends it (as invoice.send) */
+  statusId: id.nullable().optional(),
   organizationId: id.nullable().optional(),
   personId: id.nullable().optional(),
   projectId: id.nullable().optional(),

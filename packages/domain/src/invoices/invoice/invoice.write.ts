@@ -4,9 +4,9 @@ import { revenueGroup } from '../../sales/lookups/lookups.entity.js';
 import { project } from '../../projects/project/project.entity.js';
 import { projectService } from '../../projects/service/project-service.entity.js';
 import type { EntityTransaction, ReferenceCheck, WriteContext } from '../../shared/entity/index.js';
-import { BusinessRuleError, NotFoundError } from '../../shared/errors.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
-import { paymentTerm, reminderSet } from '../lookups/invoice-lookups.entity.js';
+import { invoiceStatus, paymentTerm, reminderSet } from '../lookups/invoice-lookups.entity.js';
 import { computeInvoiceAmounts } from './invoice-totals.js';
 import type { InvoiceLineInput, UpdateInvoiceInput } from './invoice.schema.js';
 
@@ -27,6 +27,7 @@ export interface StoredLineInput {
 export function invoiceReferences(input: UpdateInvoiceInput): ReferenceCheck[] {
   return [
     { path: 'paymentTermId', target: paymentTerm, id: input.paymentTermId },
+    { path: 'statusId', target: invoiceStatus, id: input.statusId },
     { path: 'reminderSetId', target: reminderSet, id: input.reminderSetId },
     { path: 'projectId', target: project, id: input.projectId },
     ...(input.lines ?? []).flatMap((l, n) => [
@@ -92,6 +93,24 @@ export async function writeLines(tx: EntityTransaction, invoiceId: string, lines
     where: { id: invoiceId },
     data: { totalAmount: amounts.excl, totalVat: amounts.vat, totalIncl: amounts.incl },
   });
+}
+
+/**
+ * What a write's statusId asks for: to stay a draft (none, or the draft status) or to be
+ * sent; paid follows payments and credited follows invoice.credit, so those are refused.
+ */
+export async function requestedSend(tx: EntityTransaction, statusId: string | null | undefined): Promise<boolean> {
+  if (!statusId) return false;
+  const status = await tx.invoiceStatus.findFirst({ where: { id: statusId } });
+  if (!status || status.key === 'draft') return false;
+  if (status.key === 'sent') return true;
+  throw new ValidationError([
+    {
+      path: 'statusId',
+      message: `an invoice cannot be set to ${status.name}: payments make it paid, invoice.credit credits it; only Sent may be asked for`,
+      code: 'invoice_flow',
+    },
+  ]);
 }
 
 /** The invoice, locked, that must still be a draft to be changed. */

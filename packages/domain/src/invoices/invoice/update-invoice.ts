@@ -1,8 +1,17 @@
 import type { EntityRemove, EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdateInvoiceInput } from './invoice.schema.js';
-import { assertDraft, dueDateOf, fromInput, invoiceReferences, lockedInvoice, writeLines } from './invoice.write.js';
+import { requireStorage, sendWithin } from './invoice-commands.js';
+import {
+  assertDraft,
+  dueDateOf,
+  fromInput,
+  invoiceReferences,
+  lockedInvoice,
+  requestedSend,
+  writeLines,
+} from './invoice.write.js';
 
-/** PUT invoices/invoice/{id}: only a draft changes; a sent invoice is credited instead. */
+/** PUT invoices/invoice/{id}: only a draft changes (and is sent when its status_id asks); a sent invoice is credited instead. */
 export const updateInvoice: EntityUpdate<UpdateInvoiceInput> = {
   references: invoiceReferences,
   async run(w, id, input) {
@@ -29,6 +38,7 @@ export const updateInvoice: EntityUpdate<UpdateInvoiceInput> = {
       data: { ...data, paymentTermId, invoiceDate, dueDate: dueDateOf(invoiceDate, term?.days ?? null), updatedAt: w.now },
     });
     if (input.lines) await writeLines(w.tx, id, input.lines.map(fromInput));
+    if (await requestedSend(w.tx, input.statusId)) await sendWithin(w, requireStorage(w.ctx), id, undefined, []);
   },
 };
 
