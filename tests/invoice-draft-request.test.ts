@@ -46,7 +46,8 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
   it('create answers 201 with the queued request; the worker drafts invoices and get shows the progress counts', async () => {
     const fixed = await v2Create(acme, '/projects/project', { name: 'Fixed', billable: true });
     await service(fixed, { invoiceMethod: 'fixed_price', price: 1200, amount: 2 });
-    await service(fixed, { invoiceMethod: 'subscription', price: 50 });
+    // a monthly subscription from 1 May: by 30 June two cycles have begun, one line each
+    await service(fixed, { invoiceMethod: 'subscription', price: 50, startDate: '2026-05-01' });
     const hoursOnly = await v2Create(acme, '/projects/project', { name: 'Hours only', billable: true });
     await service(hoursOnly, { invoiceMethod: 'time_and_expenses' });
     const internal = await v2Create(acme, '/projects/project', { name: 'Internal', billable: false });
@@ -70,14 +71,14 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
        FROM invoice i WHERE i.id = $1`,
       [drafted?.invoiceId],
     );
-    expect(invoices).toEqual([{ status: 'draft', total_amount: '2450.00', lines: '2' }]);
+    expect(invoices).toEqual([{ status: 'draft', total_amount: '2500.00', lines: '3' }]);
     // every create is an event: the drafted invoice is announced in the same transaction
-    const events = await t.db.query<{ type: string; data: { totalAmount: number; lines: unknown[] } }>(
+    const events = await t.db.query<{ type: string; data: { totalExcl: string; lines: unknown[] } }>(
       `SELECT type, data FROM event WHERE entity_id = $1`,
       [drafted?.invoiceId],
     );
     expect(events).toEqual([
-      { type: 'invoice.created', data: expect.objectContaining({ totalAmount: 2450, lines: expect.any(Array) }) },
+      { type: 'invoice.created', data: expect.objectContaining({ totalExcl: '2500.00', lines: expect.any(Array) }) },
     ]);
     expect(done.items.find((i) => i.projectId === hoursOnly)).toMatchObject({ status: 'skipped', message: 'nothing to invoice' });
     expect(done.items.find((i) => i.projectId === internal)).toMatchObject({
@@ -85,8 +86,9 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
       message: expect.stringContaining('internal'),
     });
 
-    // a second request finds the services already on a draft: nothing is drafted twice
-    const again = (await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [fixed] })).body as Status;
+    // a second request for the same date finds everything billed already: nothing is drafted twice
+    const again = (await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [fixed], invoiceDate: '2026-06-30' }))
+      .body as Status;
     expect((await waitUntilDone(again.id)).projects).toMatchObject({ drafted: 0, skipped: 1 });
     expect(await t.db.query(`SELECT count(*)::int AS n FROM invoice WHERE project_id = $1`, [fixed])).toEqual([{ n: 1 }]);
   });

@@ -41,6 +41,8 @@ const REQUIRED_PREFIXES = [
   '/projects/document',
   '/projects/assignmentstatus',
   '/shared/',
+  '/invoices/',
+  '/projects/reverseinvoice',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue (none today). */

@@ -34,6 +34,7 @@ import { customFieldsV2Resources } from './customfields/customfields.js';
 import { documentsV2Resources } from './documents/index.js';
 import { timelineV2Resources } from './timeline/timeline.js';
 import type { AnyV2Resource } from './v2-resource.js';
+import { invoicesV2Resources } from './invoices/index.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
 
 /** Every v2 resource declared the new way; the rest are still mounted from the domain's registry. */
@@ -78,6 +79,7 @@ export const v2Resources: AnyV2Resource[] = [
   projectDocumentTypeV2,
   assignmentStatusResourceV2,
   sharedItemV2,
+  ...invoicesV2Resources,
 ];
 
 /** v2 paths that are operations rather than resources. */

@@ -6,6 +6,8 @@ import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
 import { webhookEndpoints } from './webhook.js';
 import { workflowEndpoints } from './workflow.js';
+import { invoiceEndpoints } from './invoice.js';
+import { paymentEndpoints } from './payment.js';
 
 export type Endpoint = TypedEndpoint;
 
@@ -18,5 +20,7 @@ export const endpoints: Record<string, Endpoint> = {
   ...webhookEndpoints,
   ...saleEndpoints,
   ...workflowEndpoints,
+  ...invoiceEndpoints,
+  ...paymentEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

@@ -15,6 +15,11 @@ import { documentFileSchema, openDocumentFile } from './download-document.js';
 import { removeDocument } from './remove-document.js';
 import { updateDocument } from './update-document.js';
 import { updateExternalDocument } from './update-external-document.js';
+import {
+  createInvoiceDocument,
+  removeInvoiceDocument,
+  updateInvoiceDocument,
+} from '../invoices/document/invoice-document.write.js';
 
 export const documentsRouter = router({
   document: router({
@@ -38,4 +43,9 @@ export const documentsRouter = router({
 });
 
 /** invoices.document: the documents linked to an invoice, read with the invoices right; mounted under invoices. */
-export const invoiceDocumentRouter = router(entityQueries(invoiceDocument));
+export const invoiceDocumentRouter = router({
+  ...entityQueries(invoiceDocument),
+  create: entityCreate(invoiceDocument, createDocumentInput, createInvoiceDocument),
+  update: entityUpdate(invoiceDocument, updateDocumentInput, updateInvoiceDocument),
+  delete: entityDelete(invoiceDocument, removeInvoiceDocument),
+});

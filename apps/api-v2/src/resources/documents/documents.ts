@@ -51,12 +51,12 @@ export function areaDocumentV2(path: string, procedures: V2Resource<Document>['p
   });
 }
 
-/** invoices/document: the documents linked to an invoice; read-only. */
+/** invoices/document: the documents linked to an invoice, written like documents/document (the invoice's own PDF is kept). */
 export const invoiceDocumentV2 = v2Resource<Document>({
   path: 'invoices/document',
   procedures: (c) => c.invoices.document,
   names: documentNames,
-  methods: { create: false, update: false, delete: false },
+  referencePaths: { updateOnCollection: true },
   read: documentV2,
 });
 

@@ -40,6 +40,7 @@ export const projectV2 = v2Resource<Project>({
     employees: p.employees.map((e) => (e.employee ? employeeSimpleV2(e.employee) : null)),
     teams: [],
     budget: budgetV2(projectBudget(p)),
+    invoiced_amount: Number(p.invoicedAmount),
     custom_fields: customFieldValuesV2(p.customFields),
     is_reverse_billing: false,
     is_invoice_approval: false,

@@ -115,6 +115,7 @@ export const projectServiceV2 = v2Resource<ProjectService>({
     amount: s.amount,
     price: s.price,
     budget: serviceBudget(s).total.valueBudget,
+    invoiced_amount: s.invoicedAmount,
     track_hours: s.trackHours,
     track_cost: s.trackCost,
     start_date: s.startDate,

@@ -55,6 +55,14 @@ export const project = defineEntity({
       writable: false,
     }),
     customFields: f.customFields('project', customFieldValueSchema),
+    /** what sent invoices (credits subtracted) have billed of the project, exact (invoicing) */
+    invoicedAmount: f.computed(
+      'string',
+      z.string(),
+      (t) => `COALESCE((SELECT sum(il.amount) FROM invoice_line il JOIN invoice i ON i.id = il.invoice_id
+        WHERE il.environment_id = ${t}.environment_id AND i.status <> 'draft'
+          AND (il.project_id = ${t}.id OR (il.project_id IS NULL AND i.project_id = ${t}.id))), 0)::numeric(14,2)::text`,
+    ),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

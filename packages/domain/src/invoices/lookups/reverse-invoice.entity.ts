@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { defineEntity, f } from '../../shared/entity/index.js';
+
+/**
+ * projects/reverseinvoice: the installments of the projects' fixed-price services as
+ * invoice terms: open (not on an invoice), concept (on a draft) or invoiced (sent).
+ */
+export const reverseInvoice = defineEntity({
+  type: 'reverseinvoice',
+  table: 'project_service_installment',
+  module: 'projects',
+  defaultSort: [{ path: 'position', dir: 'asc' }],
+  fields: {
+    id: f.id(),
+    projectServiceId: f.requiredString(),
+    name: f.requiredString(),
+    expirationDate: f.date(),
+    invoiceId: f.string(),
+    position: f.requiredInteger(),
+    status: f.computed(
+      'string',
+      z.enum(['open', 'concept', 'invoiced']),
+      (t) => `CASE WHEN ${t}.invoice_id IS NULL THEN 'open'
+        WHEN (SELECT i.status FROM invoice i WHERE i.id = ${t}.invoice_id AND i.environment_id = ${t}.environment_id) = 'draft' THEN 'concept'
+        ELSE 'invoiced' END`,
+    ),
+    price: f.computed(
+      'string',
+      z.string(),
+      (t) => `(SELECT round(COALESCE(${t}.price, ${t}.percentage * COALESCE(s.price, 0) * COALESCE(s.amount, 1) / 100), 2)::text
+        FROM project_service s WHERE s.id = ${t}.project_service_id AND s.environment_id = ${t}.environment_id)`,
+    ),
+    project: f.computed(
+      'json',
+      z.object({ id: z.string(), name: z.string(), projectNumber: z.string().nullable() }).nullable(),
+      (t) => `(SELECT json_build_object('id', p.id, 'name', p.name, 'projectNumber', p.project_number)
+        FROM project_service s JOIN project p ON p.id = s.project_id
+       WHERE s.id = ${t}.project_service_id AND s.environment_id = ${t}.environment_id)`,
+    ),
+    invoice: f.computed(
+      'json',
+      z
+        .object({ id: z.string(), invoiceNumber: z.string().nullable(), invoiceDate: z.string().nullable(), status: z.string() })
+        .nullable(),
+      (t) => `(SELECT json_build_object('id', i.id, 'invoiceNumber', i.invoice_number,
+          'invoiceDate', to_char(i.invoice_date, 'YYYY-MM-DD'), 'status', i.status)
+        FROM invoice i WHERE i.id = ${t}.invoice_id AND i.environment_id = ${t}.environment_id)`,
+    ),
+  },
+});
+export type ReverseInvoice = z.infer<typeof reverseInvoice.schema>;
