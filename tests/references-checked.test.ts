@@ -24,7 +24,20 @@ const MINIMAL: Record<string, () => Promise<Record<string, unknown>>> = {
     name: 'S',
     invoice_method: 'FixedFee',
   }),
-  'projects/assignment': async () => ({ name: 'A', start_date: '2026-02-01' }),
+  'projects/assignment': async () => {
+    const hourType = (await api.v2('GET', '/hours/hourstype?limit=1').then((r) => r.body as { data: { id: string }[] })).data[0];
+    const service = await created('/projects/service', {
+      project_id: await created('/projects/project', { name: 'P' }),
+      name: 'S',
+      invoice_method: 'Hours',
+      hour_types: [{ hourtype_id: hourType?.id, billable: true }],
+    });
+    const read = await api.v2('GET', `/projects/service/${service}`);
+    const line = (read.body as { data: { hour_types: { id: string }[] } }).data.hour_types[0]?.id;
+    return { name: 'A', start_date: '2026-02-01', projecthourstype_id: line };
+  },
+  'projects/assignmentstatus': async () => ({ name: 'Ref Check Status' }),
+  'shared/item': async () => ({ tag: 'ref-check' }),
   'projects/projectemployee': async () => ({
     project_id: await created('/projects/project', { name: 'P' }),
     employee_id: await created('/hrm/employee', { name: 'E' }),

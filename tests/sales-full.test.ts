@@ -363,6 +363,19 @@ describe('sales/quote', () => {
     expect(q).toMatchObject({ total_excl: '1380.02', total_vat: '286.80', total_incl: '1666.82' });
   });
 
+  it('payment_term (GetPaymentTerm): the sale’s divergent payment term (2026-03), else the environment’s default', async () => {
+    const q = await get(`/sales/quote/${ids.quote}`);
+    expect(q.payment_term).toMatchObject({ name: '14 days', days: 14 });
+    conforms('GetPaymentTerm', q.payment_term);
+    const direct = await lookup('payment_term', `r.name = 'Direct debit'`);
+    expect((await acme.v2('PUT', `/sales/sales/${ids.sale}`, { divergent_payment_term_id: direct })).status).toBe(200);
+    expect((await get(`/sales/quote/${ids.quote}`)).payment_term).toMatchObject({ id: direct, days: 7, method: 'Direct Debit' });
+    const unknown = await acme.v2('PUT', `/sales/sales/${ids.sale}`, { divergent_payment_term_id: 'paymentterm:nope' });
+    expect(unknown.status, unknown.text).toBe(400);
+    expect(errorsOf(unknown)).toContain('divergent_payment_term_id');
+    expect((await acme.v2('PUT', `/sales/sales/${ids.sale}`, { divergent_payment_term_id: null })).status).toBe(200);
+  });
+
   it('/sale/quote and /sale/quote/{id} are the same resource', async () => {
     expect(await get(`/sale/quote/${ids.quote}`)).toEqual(await get(`/sales/quote/${ids.quote}`));
     expect((await list<Row>(acme, '/sale/quote')).map((q) => q.id)).toEqual(

@@ -321,13 +321,19 @@ describe('sales relation switch on PUT (contract 2023-06)', () => {
 });
 
 describe('divergent_payment_term_id on PUT sales/sales/{id} (contract 2026-03)', () => {
-  it('is stored as given, read back, kept by a PUT that leaves it out, and cleared by null', async () => {
+  it('names one of the environment’s payment terms: read back, kept by a PUT that leaves it out, and cleared by null', async () => {
     const id = await post(acme, '/sales/sales', { subject: 'Payment term', organization_id: ids.org });
-    expect((await put(id, { divergent_payment_term_id: 'paymentterm:30days' })).status).toBe(200);
-    expect((await getSale(id)).divergent_payment_term_id).toBe('paymentterm:30days');
+    const term = (
+      await t.db.query<{ id: string }>(
+        `SELECT p.id FROM payment_term p JOIN environment e ON e.id = p.environment_id WHERE e.name = 'acme' AND p.days = 30`,
+      )
+    )[0]?.id as string;
+    expect((await put(id, { divergent_payment_term_id: term })).status).toBe(200);
+    expect((await getSale(id)).divergent_payment_term_id).toBe(term);
     expect((await put(id, { note: 'unrelated' })).status).toBe(200);
-    expect((await getSale(id)).divergent_payment_term_id).toBe('paymentterm:30days');
-    expect(await saleIds('q[divergent_payment_term_id]=paymentterm:30days')).toEqual([id]);
+    expect((await getSale(id)).divergent_payment_term_id).toBe(term);
+    expect(await saleIds(`q[divergent_payment_term_id]=${encodeURIComponent(term)}`)).toEqual([id]);
+    expect((await put(id, { divergent_payment_term_id: 'paymentterm:30days' })).status).toBe(400);
     expect((await put(id, { divergent_payment_term_id: null })).status).toBe(200);
     expect((await getSale(id)).divergent_payment_term_id).toBeNull();
     const wrong = await put(id, { divergent_payment_term_id: 30 });
@@ -448,8 +454,13 @@ describe('POST sales/sales/{id}/duplicate (copy_latest_quote, 2025-01)', () => {
         { name: 'region', value: 'West' },
       ],
     });
-    await put(id, { divergent_payment_term_id: 'paymentterm:60days' });
-    // quotes are not built: the flag is accepted and nothing more is copied
+    const term = (
+      await t.db.query<{ id: string }>(
+        `SELECT p.id FROM payment_term p JOIN environment e ON e.id = p.environment_id WHERE e.name = 'acme' AND p.days = 30`,
+      )
+    )[0]?.id as string;
+    expect((await put(id, { divergent_payment_term_id: term })).status).toBe(200);
+    // the sale has no quote: the flag is accepted and nothing more is copied (sales-full tests the copied quote)
     const res = await acme.v2('POST', `/sales/sales/${id}/duplicate`, { copy_latest_quote: true });
     expect(res.status, res.text).toBe(200);
     const copyId = (res.body as Envelope<{ id: string }>).data.id;
@@ -463,7 +474,7 @@ describe('POST sales/sales/{id}/duplicate (copy_latest_quote, 2025-01)', () => {
       return rest;
     };
     expect(same(copy)).toEqual(same(original));
-    expect(copy).toMatchObject({ subject: 'Original', divergent_payment_term_id: 'paymentterm:60days', contact_id: ids.contact });
+    expect(copy).toMatchObject({ subject: 'Original', divergent_payment_term_id: term, contact_id: ids.contact });
     // projects stay linked to the sale they belong to
     expect(copy.linked_projects).toEqual([]);
     expect(original.linked_projects.map((p) => p.id)).toEqual([ids.bareProject]);

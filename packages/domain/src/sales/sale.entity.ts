@@ -1,3 +1,4 @@
+import { paymentTerm } from '../invoices/lookups/invoice-lookups.entity.js';
 import { z } from 'zod';
 import { organization } from '../crm/organization/organization.entity.js';
 import { person } from '../crm/person/person.entity.js';
@@ -58,7 +59,8 @@ export const sale = defineEntity({
       column: 'reason_id',
     }),
     /** a plain id (2026-03): payment terms are not kept by this service */
-    divergentPaymentTermId: f.string(),
+    /** a payment term of the environment (2026-03): the sale's quotes and invoices use it */
+    divergentPaymentTermId: f.string({ references: (): TargetEntity => paymentTerm }),
     /** the projects linked to the sale, in the order they were linked (2025-12, 2026-01, 2026-02) */
     linkedProjects: f.many(
       (): TargetEntity => saleProject,

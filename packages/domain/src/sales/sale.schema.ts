@@ -5,7 +5,7 @@ import { dateInput, money } from '../shared/numbers.js';
 /**
  * Write shape of a sale, in domain terms (reference: PostSales, also the PUT body).
  * A sale is for an organization or a person: `organizationId` or `personId`.
- * `divergentPaymentTermId` (2026-03) is stored as given. `linkedProjectIds` names
+ * `divergentPaymentTermId` (2026-03) names one of the environment's payment terms. `linkedProjectIds` names
  * the projects shown as the sale's `linkedProjects`.
  */
 const id = z.string().min(1).max(255);

@@ -12,7 +12,7 @@ import {
 
 /**
  * Changes the fields a write names. personId or organizationId switches the relation
- * (2023-06); divergentPaymentTermId is stored (2026-03); linkedProjectIds, when
+ * (2023-06); divergentPaymentTermId names a payment term (2026-03); linkedProjectIds, when
  * given, replaces the set.
  */
 export const updateSale: EntityUpdate<UpdateSaleInput> = {

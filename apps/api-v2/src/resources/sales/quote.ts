@@ -1,3 +1,4 @@
+import { paymentTermV2 } from '../invoices/lookups.js';
 import type { Quote } from '@bo/domain/sales/quote/quote.entity';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2RowOperation, v2Resource } from '../v2-resource.js';
@@ -83,7 +84,7 @@ export function quoteV2(q: Quote): Record<string, unknown> {
     grand_totals: amountsV2(q.totals.grandTotals),
     receivers: q.receivers ? { to: q.receivers.to, cc: q.receivers.cc, bcc: q.receivers.bcc } : null,
     valid_days: q.validDays,
-    payment_term: null,
+    payment_term: q.paymentTerm ? paymentTermV2(q.paymentTerm) : null,
     download_url: null,
     is_sepa_authorization: 0,
     is_outdated: 0,

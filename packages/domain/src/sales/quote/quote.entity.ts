@@ -1,3 +1,4 @@
+import { paymentTermShape } from '../../invoices/lookups/invoice-lookups.entity.js';
 import { z } from 'zod';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import {
@@ -122,6 +123,13 @@ export const quote = defineEntity({
             FROM quote_email e WHERE e.environment_id = ${t}.environment_id AND e.quote_id = ${t}.id
            ORDER BY e.sent_at DESC, e.id DESC LIMIT 1)`,
     ),
+    /** the sale's divergent payment term, else the environment's default one */
+    paymentTerm: f.computed('json', paymentTermShape.nullable(), (t) => {
+      const term = (where: string) =>
+        `(SELECT jsonb_build_object('id', p.id, 'name', p.name, 'days', p.days, 'method', p.method)
+            FROM payment_term p WHERE p.environment_id = ${t}.environment_id AND ${where} ORDER BY p.id LIMIT 1)`;
+      return `COALESCE(${term(`p.id = (SELECT s.divergent_payment_term_id FROM sale s WHERE s.id = ${t}.sale_id)`)}, ${term('p.is_default')})`;
+    }),
     serviceGroups: f.many((): TargetEntity => quoteServiceGroup, quoteGroupShape, {
       remote: 'quote_id',
       orderBy: (g) => `${g}.position, ${g}.id`,
