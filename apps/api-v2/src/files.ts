@@ -29,7 +29,7 @@ async function inV2UploadTerms<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The v2 answer of PUT /upload/chunked/{id} (and GET): upload_queue_id and download_url only when done. */
-function uploadStatusV2(u: UploadStatus): Record<string, unknown> {
+export function uploadStatusV2(u: UploadStatus): Record<string, unknown> {
   const out: Record<string, unknown> = {
     chunked_upload_id: u.id,
     pointer: u.received,
@@ -51,7 +51,7 @@ function body(req: Request): Record<string, unknown> {
 }
 
 /** RFC 6266 file name: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(fileName: string): string {
+export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -14,6 +14,7 @@ import { webhooksRouter } from './webhooks/router.js';
 import { customfieldsRouter } from './customfields/router.js';
 import { salesRouter } from './sales/router.js';
 import { workflowsRouter } from './workflows/workflow.router.js';
+import { storageRouter } from './storage/router.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
 export const appRouter = router({
@@ -33,6 +34,7 @@ export const appRouter = router({
   customfields: customfieldsRouter,
   sales: salesRouter,
   workflows: workflowsRouter,
+  storage: storageRouter,
 });
 
 export type AppRouter = typeof appRouter;
