@@ -16,6 +16,7 @@ export const MODULES = [
   'customfields',
   'workflows',
   'webhooks',
+  'settings',
 ] as const;
 export type ModuleName = (typeof MODULES)[number];
 

@@ -71,3 +71,26 @@ export async function openExpenseAttachment(ctx: UserContext, input: { expenseId
   if (!doc) throw new NotFoundError('attachment of expense', input.expenseId);
   return documentFile(ctx, doc);
 }
+
+/**
+ * The bytes of a finished upload (its download_url): only for the user who
+ * uploaded it, with the documents read right; an upload is nobody else's
+ * until it becomes a document.
+ */
+export async function openUploadFile(ctx: UserContext, uploadQueueId: unknown): Promise<StoredFile> {
+  requireRight(ctx.principal.rights, 'documents', 'read');
+  if (typeof uploadQueueId !== 'string' || uploadQueueId === '') throw new NotFoundError('upload');
+  const storage = requireStorage(ctx);
+  const u = await ctx.db.chunkedUpload.findFirst({
+    where: { uploadQueueId, state: 'done', userId: ctx.principal.userId },
+  });
+  const size = u ? await storage.size(u.storageKey) : null;
+  if (!u || size === null) throw new NotFoundError('upload', uploadQueueId);
+  return {
+    fileName: u.fileName,
+    contentType: u.contentType ?? 'application/octet-stream',
+    size,
+    etag: etagOf(u.storageKey, size),
+    open: (range) => storage.createReadStream(u.storageKey, range),
+  };
+}

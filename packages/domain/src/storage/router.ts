@@ -4,7 +4,7 @@ import { requireStorage } from '../uploads/require-storage.js';
 import { DEFAULT_MAX_IMAGE_PIXELS } from '../uploads/upload-config.js';
 import { uploadStatusSchema } from '../uploads/upload.schema.js';
 import { ASSET_KINDS, assetSchema, openAsset, putAsset } from './assets.js';
-import { openExpenseAttachment, openStoredDocument, readableDocument } from './document-files.js';
+import { openExpenseAttachment, openStoredDocument, openUploadFile, readableDocument } from './document-files.js';
 import { fileKind } from './file-kind.js';
 import { storedFileSchema } from './stored-file.js';
 import { incomingFileSchema, streamUpload } from './stream-upload.js';
@@ -19,6 +19,10 @@ export const storageRouter = router({
     .input(z.object({ id: z.unknown() }))
     .output(storedFileSchema)
     .query(({ ctx, input }) => openStoredDocument(ctx, input.id)),
+  uploadFile: userProcedure
+    .input(z.object({ uploadQueueId: z.unknown() }))
+    .output(storedFileSchema)
+    .query(({ ctx, input }) => openUploadFile(ctx, input.uploadQueueId)),
   thumbnail: userProcedure
     .input(z.object({ id: z.unknown(), size: z.unknown().optional() }))
     .output(storedFileSchema)
