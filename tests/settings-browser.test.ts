@@ -82,10 +82,10 @@ describe('settings in a real Chromium, without JavaScript', () => {
 
       // keyboard only: Tab to the e-mail field, type, Tab to the password, Enter submits
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+      expect(await page.locator(':focus').getAttribute('id')).toBe('email');
       await page.keyboard.type(EMAIL);
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('password');
+      expect(await page.locator(':focus').getAttribute('id')).toBe('password');
       await page.keyboard.type(PASSWORD);
       await Promise.all([page.waitForURL(`${base}/settings/api`), page.keyboard.press('Enter')]);
       expect(await heading(page)).toBe('API tokens');
