@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
-import { filesUnder, getBytes, jpeg, PDF, png, pngBomb, sendRaw } from './support/storage.js';
+import { filesUnder, getBytes, jpeg, onePagePdf, PDF, png, pngBomb, sendRaw } from './support/storage.js';
 
 type Envelope<T = Record<string, unknown>> = { data: T; errors: string[] | null; debug: unknown };
 interface Status {
@@ -270,9 +270,11 @@ describe('storage downloads: download, getfile, loadfile, filex, documenteditord
 describe('storage thumbnails: thumbnail, cachedthumb, preview', () => {
   let imageId: string;
   let pdfId: string;
+  let brokenPdfId: string;
   beforeAll(async () => {
     imageId = await documentOf('photo.jpg', picture, 'image/jpeg');
-    pdfId = await documentOf('contract.pdf', PDF, 'application/pdf');
+    pdfId = await documentOf('contract.pdf', onePagePdf(), 'application/pdf');
+    brokenPdfId = await documentOf('empty.pdf', PDF, 'application/pdf');
   });
 
   it('a thumbnail of an image is a real PNG at most size pixels on its longest side, cached on disk by content', async () => {
@@ -315,11 +317,33 @@ describe('storage thumbnails: thumbnail, cachedthumb, preview', () => {
     expect(ranged.bytes.equals(res.bytes.subarray(0, 8))).toBe(true);
   });
 
-  it('a PDF gets the icon of its type (no library here renders PDF pages)', async () => {
-    const res = await getBytes(acme, `/storage/thumbnail?id=${encodeURIComponent(pdfId)}`);
+  it("a PDF's thumbnail is its first page, rendered (pdf.js) and cached by content", async () => {
+    const res = await getBytes(acme, `/storage/thumbnail?id=${encodeURIComponent(pdfId)}&size=256`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    const { data, info } = await sharp(res.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([198, 256]);
+    // the blue rectangle of the page, at (72..272, 192..292) points from the top, scaled by 256/792
+    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    expect(at(50, 78)).toEqual([0, 0, 255]);
+    expect(at(150, 200)).toEqual([255, 255, 255]);
+    const again = await getBytes(acme, `/storage/cachedthumb?id=${encodeURIComponent(pdfId)}&size=256`);
+    expect(again.bytes.equals(res.bytes)).toBe(true);
+  });
+
+  it('a PDF that cannot be rendered (no pages) gets the icon of its type', async () => {
+    const res = await getBytes(acme, `/storage/thumbnail?id=${encodeURIComponent(brokenPdfId)}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml');
     expect(res.bytes.toString()).toContain('>PDF<');
+  });
+
+  it('a file that is neither an image nor a PDF gets the icon of its type', async () => {
+    const id = await documentOf('notes.txt', Buffer.from('plain words'), 'text/plain');
+    const res = await getBytes(acme, `/storage/preview?id=${encodeURIComponent(id)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.bytes.toString()).toContain('>DOC<');
   });
 
   it('a size outside the list is refused; no right is 403', async () => {

@@ -155,3 +155,26 @@ export async function pngBomb(width: number, height: number): Promise<Buffer> {
   small.writeUInt32BE(crc32(small.subarray(12, 29)), 29);
   return small;
 }
+
+/** A one-page PDF (US Letter) with a line of text and a blue rectangle at (72,500)-(272,600) in PDF points. */
+export function onePagePdf(): Buffer {
+  const content = 'BT /F1 24 Tf 72 720 Td (Hello PDF) Tj ET 0 0 1 rg 72 500 200 100 re f';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}

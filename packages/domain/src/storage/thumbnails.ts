@@ -6,6 +6,7 @@ import type { FileStorage } from '../shared/storage.js';
 import { DEFAULT_MAX_IMAGE_PIXELS } from '../uploads/upload-config.js';
 import { fileIconSvg, fileKind } from './file-kind.js';
 import { normalType, RASTER_IMAGES } from './inspect.js';
+import { PDF_RENDER_MAX_BYTES, renderPdfFirstPage } from './pdf-page.js';
 import { etagOf, type StoredFile } from './stored-file.js';
 
 /** The sizes thumbnails are made in (the longest side, in pixels); preview is the largest. */
@@ -66,8 +67,9 @@ export function iconFile(kind: ReturnType<typeof fileKind>, size = 64): StoredFi
  * made with sharp (libvips) once and kept in file storage under
  * thumbs/<sha-256 of the bytes>-<size>, so equal bytes share it and changed
  * bytes never meet an old one. The image's header is checked against the pixel
- * limit before anything is decoded. Anything else (a PDF included: no library
- * here renders PDF pages) gets the icon of its type.
+ * limit before anything is decoded. A PDF's first page is rendered by pdf.js
+ * (up to PDF_RENDER_MAX_BYTES) and kept the same way; anything else, or a PDF
+ * that cannot be rendered, gets the icon of its type.
  */
 export async function thumbnail(
   storage: FileStorage,
@@ -76,7 +78,10 @@ export async function thumbnail(
   maxPixels: number = DEFAULT_MAX_IMAGE_PIXELS,
 ): Promise<StoredFile> {
   const type = normalType(source.contentType);
-  if (!RASTER_IMAGES.has(type)) return iconFile(fileKind({ contentType: type, fileName: source.fileName }), size);
+  const pdf = type === 'application/pdf';
+  const icon = () => iconFile(fileKind({ contentType: type, fileName: source.fileName }), size);
+  if (!RASTER_IMAGES.has(type) && !pdf) return icon();
+  if (pdf && ((await storage.size(source.storageKey)) ?? Infinity) > PDF_RENDER_MAX_BYTES) return icon();
   const sha = source.sha256 ?? (await contentHash(storage, source.storageKey));
   const cacheKey = `thumbs/${sha.slice(0, 2)}/${sha}-${size}`;
   const name = `${source.fileName.replace(/\.[^.]*$/, '')}-${size}.png`;
@@ -91,6 +96,13 @@ export async function thumbnail(
       immutable: true,
       open: (range) => storage.createReadStream(cacheKey, range),
     };
+  }
+  if (pdf) {
+    const bytes = await storage.readHead(source.storageKey, PDF_RENDER_MAX_BYTES);
+    const page = await renderPdfFirstPage(new Uint8Array(bytes), size);
+    if (!page) return icon();
+    await storage.writeAt(cacheKey, 0, page);
+    return bytesFile(page, 'image/png', name, etag);
   }
   const head = await storage.readHead(source.storageKey, 256 * 1024);
   const meta = await sharp(head, { failOn: 'none', limitInputPixels: false })

@@ -133,7 +133,10 @@ export function storagePaths(): Record<string, Json> {
     );
   const thumb = (name: string, what: string, params: Json[]) =>
     get(`storage.${name}`, what, params, {
-      ...bytesAnswer('image/png for an image; image/svg+xml, the type icon, for anything else (a PDF too)', 'inline'),
+      ...bytesAnswer(
+        'image/png for an image and for a PDF (its first page, by pdf.js); image/svg+xml, the type icon, for anything else',
+        'inline',
+      ),
     });
   return {
     '/storage/download': documentGet('download', "a document's bytes"),
