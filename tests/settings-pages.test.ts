@@ -290,6 +290,34 @@ describe('settings: download_url with the browser session', () => {
 });
 
 describe('settings: guards', () => {
+  it('maintenance closes the settings pages and download_url as every door (503 with Retry-After)', async () => {
+    const b = browser();
+    await b.login(adminEmail, PASSWORD);
+    await t.system.admin.maintenance.on({
+      environment: 'acme',
+      message: 'database upgrade',
+      endsAt: new Date(Date.now() + 120_000),
+    });
+    try {
+      // every process reads the maintenance table at most every 2 s
+      await new Promise((r) => setTimeout(r, 2_200));
+      for (const res of [
+        await b.get('/settings/api'),
+        await b.get(`/web/download/document/${encodeURIComponent(documentId)}`),
+        await browser().post('/settings/api/login', { csrf: 'x', email: adminEmail, password: PASSWORD }),
+      ]) {
+        expect(res.status).toBe(503);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(100);
+        expect(res.text).toContain('database upgrade');
+      }
+      expect((await new FormClient(port, 'globex.localhost').get('/settings/api')).status).toBe(200);
+    } finally {
+      await t.system.admin.maintenance.off({ environment: 'acme' });
+      await new Promise((r) => setTimeout(r, 2_200));
+    }
+    expect((await b.get('/settings/api')).status).toBe(200);
+  }, 20_000);
+
   it('an oversized form is refused (413) without a stack or a path', async () => {
     const b = browser();
     const page = await b.get('/settings/api');
