@@ -18,6 +18,7 @@ let acme: ApiClient;
 let adminEmail: string;
 let port: number;
 let documentId: string;
+let adminApi: ApiClient;
 
 const browser = (host = 'acme.localhost') => new FormClient(port, host);
 const count = async (sql: string, params: unknown[] = []) =>
@@ -28,7 +29,7 @@ beforeAll(async () => {
   port = t.service.port;
   acme = await t.environment('acme');
   adminEmail = 'admin@acme.test';
-  await t.user('acme', adminEmail, { settings: 'write', documents: 'read' });
+  adminApi = await t.user('acme', adminEmail, { settings: 'write', documents: 'write' });
   await t.user('acme', 'viewer@acme.test', { documents: 'read' });
   await t.environment('globex');
   await t.user('globex', 'admin@globex.test', { settings: 'write', documents: 'read' });
@@ -254,6 +255,20 @@ describe('settings: download_url with the browser session', () => {
       'authentication-secret': acme.token?.secret as string,
     });
     expect(tokenOnUrl.status).toBe(403);
+  });
+
+  it("a finished upload's download_url works for its own user's session only", async () => {
+    const bytes = randomBytes(1000);
+    const up = await sendRaw(adminApi, 'POST', '/storage/uploadstream?file_name=data.bin', bytes);
+    const status = (up.body as Envelope<{ download_url: string }>).data;
+    const b = browser();
+    await b.login(adminEmail, PASSWORD);
+    const res = await b.get(status.download_url);
+    expect(res.status).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(bytes.length);
+    const viewer = browser();
+    await viewer.login('viewer@acme.test', 'a new long password');
+    expect((await viewer.get(status.download_url)).status).toBe(404);
   });
 
   it('an expired session is refused (401)', async () => {
