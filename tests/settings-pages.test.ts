@@ -333,6 +333,34 @@ describe('settings: guards', () => {
     expect((await b.get('/settings/api')).status).toBe(200);
   }, 20_000);
 
+  it('a NUL byte in a form or a download address is a 4xx, never a 500', async () => {
+    const b = browser();
+    const page = await b.get('/settings/api');
+    const res = await b.post('/settings/api/login', {
+      csrf: FormClient.hidden(page.text, 'csrf'),
+      email: 'admin\u0000@acme.test',
+      password: 'x\u0000y',
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    const signedIn = browser();
+    await signedIn.login(adminEmail, PASSWORD);
+    const dl = await signedIn.get('/web/download/document/%00');
+    expect(dl.status).toBeGreaterThanOrEqual(400);
+    expect(dl.status).toBeLessThan(500);
+    const form = await signedIn.get('/settings/api');
+    const del = await signedIn.post('/settings/api/tokens/%00/delete', { csrf: FormClient.hidden(form.text, 'csrf') });
+    expect(del.status).toBeGreaterThanOrEqual(400);
+    expect(del.status).toBeLessThan(500);
+    const create = await signedIn.post('/settings/api/tokens', {
+      csrf: FormClient.hidden(form.text, 'csrf'),
+      user_id: 'user\u0000',
+      label: 'x\u0000',
+    });
+    expect(create.status).toBeGreaterThanOrEqual(400);
+    expect(create.status).toBeLessThan(500);
+  });
+
   it('an oversized form is refused (413) without a stack or a path', async () => {
     const b = browser();
     const page = await b.get('/settings/api');

@@ -182,6 +182,26 @@ describe('storage: refused inputs store nothing', () => {
     });
   });
 
+  it('a NUL byte anywhere is a 4xx, never a 500', async () => {
+    for (const p of [
+      '/storage/download?id=%00',
+      '/storage/thumbnail?id=%00',
+      '/storage/costsattachment?expense_id=%00',
+      '/storage/avatar?user_id=%00',
+      '/storage/logo?my_organization_profile_id=%00',
+    ]) {
+      const res = await acme.v2('GET', p);
+      expect(res.status, p).toBeGreaterThanOrEqual(400);
+      expect(res.status, p).toBeLessThan(500);
+    }
+    // an icon needs no lookup: an unknown extension is the generic icon
+    expect((await acme.v2('GET', '/storage/fileicon?extension=%00')).status).toBe(200);
+    await nothingStoredBy(async () => {
+      const res = await streamUpload(acme, 'a\u0000b.txt', Buffer.from('x'));
+      expect(res.status).toBe(400);
+    });
+  });
+
   it('an empty body is refused', async () => {
     await nothingStoredBy(async () => {
       const res = await streamUpload(acme, 'empty.txt', Buffer.alloc(0), 'text/plain');
