@@ -474,6 +474,33 @@ describe('storage: company-profile logo and letter paper, user avatar and signat
     expect((await getBytes(nobody, '/storage/logo')).status).toBe(403);
   });
 
+  it('a company profile restricted to other users takes no upload from this one (403)', async () => {
+    const restricted = `myorganizationprofile:${randomBytes(8).toString('hex')}`;
+    await t.db.query(
+      `INSERT INTO my_organization_profile (id, environment_id, name, updated_at) VALUES ($1, $2, 'Restricted BV', now())`,
+      [restricted, envId],
+    );
+    const readerId = (
+      (await t.db.query<{ id: string }>(`SELECT id FROM user_account WHERE email = 'reader@acme.test'`))[0] as {
+        id: string;
+      }
+    ).id;
+    await t.db.query(`INSERT INTO my_organization_profile_access (environment_id, profile_id, user_id) VALUES ($1, $2, $3)`, [
+      envId,
+      restricted,
+      readerId,
+    ]);
+    await nothingStoredBy(async () => {
+      const res = await sendRaw(
+        acme,
+        'POST',
+        `/storage/paperlayoutupload?type=logo&file_name=l.png&my_organization_profile_id=${encodeURIComponent(restricted)}`,
+        await png(5, 5),
+      );
+      expect(res.status).toBe(403);
+    });
+  });
+
   it("dropzoneupload stores the user's avatar and signature; avatar is seen by colleagues, a signature only by its user", async () => {
     const face = await png(64, 64, '#123456');
     const sign = await png(200, 60, '#000000');

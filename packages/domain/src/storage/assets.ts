@@ -47,7 +47,7 @@ export function assetKind(value: unknown, among: readonly AssetKind[]): AssetKin
 
 /**
  * The owner of a kind of file: a company profile (the main one when none is
- * named; the crm right) or a user (only one's own: anyone may see a colleague's
+ * named; the crm right; to upload, the profile must be open to the user) or a user (only one's own: anyone may see a colleague's
  * avatar, but a signature and every upload are one's own).
  */
 async function ownerOf(ctx: UserContext, kind: AssetKind, ownerId: unknown, write: boolean): Promise<string> {
@@ -61,6 +61,16 @@ async function ownerOf(ctx: UserContext, kind: AssetKind, ownerId: unknown, writ
           select: { id: true },
         });
     if (!profile) throw new NotFoundError('company profile', given ?? undefined);
+    if (write) {
+      // a profile with access rows is only for those users (a profile without rows is open to everyone)
+      const access = await ctx.db.myOrganizationProfileAccess.findMany({
+        where: { profileId: profile.id },
+        select: { userId: true },
+      });
+      if (access.length > 0 && !access.some((a) => a.userId === ctx.principal.userId)) {
+        throw new ForbiddenError('this company profile is not open to you');
+      }
+    }
     return profile.id;
   }
   const self = ctx.principal.userId;
