@@ -401,3 +401,27 @@ describe('settings: guards', () => {
     expect(res.status).toBe(429);
   });
 });
+
+describe('settings: the rate limit', () => {
+  let limited: TestService;
+  afterAll(() => limited?.stop());
+
+  it('a session has the per-minute request budget of the doors (429 with Retry-After past it)', async () => {
+    limited = await startTestService({ rateLimitPerMinute: 5 });
+    // another name than the first service's: environment ids are remembered per process by name
+    await limited.environment('busy');
+    await limited.user('busy', adminEmail, { settings: 'write' });
+    await limited.system.auth.password.set({ environment: 'busy', email: adminEmail, password: PASSWORD });
+    const b = new FormClient(limited.service.port, 'busy.localhost');
+    expect((await b.login(adminEmail, PASSWORD)).status).toBe(303);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<FormClient['get']>> | null = null;
+    for (let i = 0; i < 8; i += 1) {
+      last = await b.get('/settings/api');
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
+  }, 30_000);
+});
