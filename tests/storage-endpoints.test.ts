@@ -230,6 +230,19 @@ describe('storage downloads: download, getfile, loadfile, filex, documenteditord
     });
   }
 
+  it('documents/download/{id} answers the same bytes with ETag and Range, typed as its contract says', async () => {
+    const res = await getBytes(acme, `/documents/download/${encodeURIComponent(id)}`, { range: 'bytes=0-3' });
+    expect(res.status).toBe(206);
+    expect(res.bytes.toString()).toBe('%PDF');
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const etag = res.headers.etag as string;
+    expect((await getBytes(acme, `/documents/download/${encodeURIComponent(id)}`, { 'if-none-match': etag })).status).toBe(304);
+    const image = await documentOf('pixel.png', await png(2, 2));
+    const other = await getBytes(acme, `/documents/download/${encodeURIComponent(image)}`);
+    expect(other.headers['content-type']).toBe('application/octet-stream');
+    expect((await getBytes(acme, `/storage/download?id=${encodeURIComponent(image)}`)).headers['content-type']).toBe('image/png');
+  });
+
   it('downloadasattachment answers Content-Disposition attachment', async () => {
     const res = await getBytes(acme, `/storage/downloadasattachment?id=${encodeURIComponent(id)}`);
     expect(res.status).toBe(200);
