@@ -90,9 +90,10 @@ describe('storage/uploadstream: large bodies', () => {
     expect(res?.status, res?.body).toBe(200);
     const status = (JSON.parse(res?.body as string) as Envelope<{ state: string; file_size_current: number }>).data;
     expect(status).toMatchObject({ state: 'done', file_size_current: SIZE });
-    // client and server share this process: both stay far below the body's 96 MB
+    // client and server share this process, and collected buffers linger until a GC: still, both stay
+    // well below the body's 96 MB (a server that held the body would pass it alone)
     const mb = (n: number) => n / 1024 / 1024;
-    expect(mb(peakBuffers - base.arrayBuffers)).toBeLessThan(32);
+    expect(mb(peakBuffers - base.arrayBuffers)).toBeLessThan(48);
     expect(mb(peakHeap - base.heapUsed)).toBeLessThan(64);
   }, 60_000);
 
