@@ -1,8 +1,54 @@
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:https';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { processMemory, startServerProcess } from './support/server-process.js';
-import { call, createBenchDatabase, createToken } from './support/setup.js';
+import { agent, call, createBenchDatabase, createToken } from './support/setup.js';
+
+/** POST storage/uploadstream: the bytes as the request body, written as the socket drains (no buffering here). */
+function streamUpload(
+  port: number,
+  host: string,
+  headers: Record<string, string>,
+  size: number,
+  piece: (i: number) => Buffer,
+  pieces: number,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v2/storage/uploadstream?file_name=big.bin',
+        headers: { ...headers, host, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+        agent,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    let i = 0;
+    const write = () => {
+      while (i < pieces) {
+        const ok = req.write(piece(i));
+        i += 1;
+        if (!ok) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      req.end();
+    };
+    write();
+  });
+}
 
 /**
  * (a) A 200 MB upload in 500 kB (encoded) chunks through v2, against a raw
@@ -12,7 +58,7 @@ import { call, createBenchDatabase, createToken } from './support/setup.js';
  * use is shown beside it, with the RSS after a forced full GC at the end, so
  * that growth that is only uncollected garbage can be told from live memory.
  */
-const FILE_SIZE = 200 * 1024 * 1024;
+const FILE_SIZE = Number(process.env.BENCH_UPLOAD_MB ?? 200) * 1024 * 1024;
 const CHUNK = 384_000; // 512,000 characters of base64: the chunk limit
 
 export default async function uploadsBench(): Promise<void> {
@@ -108,6 +154,33 @@ export default async function uploadsBench(): Promise<void> {
     console.log(
       `  after a full GC:   RSS ${mib(afterGc.rss)} MB, heap in use ${mib(afterGc.heapUsed)} MB, external + array buffers ${mib(afterGc.external)} MB`,
     );
+
+    // (b) the same bytes through POST storage/uploadstream: the body is the file, streamed to disk
+    const streamIdle = await processMemory(child.pid as number);
+    let streamPeak = streamIdle.rss;
+    const streamSampler = setInterval(() => {
+      processMemory(child.pid as number).then(
+        (m) => {
+          streamPeak = Math.max(streamPeak, m.rss);
+        },
+        () => {},
+      );
+    }, 20);
+    const streamStarted = performance.now();
+    const streamed = await streamUpload(port, host, headers, FILE_SIZE, (i) => chunkAt(i).subarray(0, sizeOf(i)), chunks);
+    const streamSeconds = (performance.now() - streamStarted) / 1000;
+    clearInterval(streamSampler);
+    streamPeak = Math.max(streamPeak, (await processMemory(child.pid as number)).rss);
+    if (streamed.status !== 200) throw new Error(`uploadstream: ${streamed.status} ${streamed.body}`);
+    const streamedState = (JSON.parse(streamed.body) as { data: { state: string; upload_queue_id?: string } }).data;
+    if (streamedState.state !== 'done' || !streamedState.upload_queue_id) throw new Error('the streamed upload did not finish');
+    const streamGrowth = (streamPeak - streamIdle.rss) / 1024 / 1024;
+    console.log(`upload of ${mb} MB as one streamed body (POST storage/uploadstream)`);
+    console.log(`  through v2:        ${(mb / streamSeconds).toFixed(1)} MB/s (${streamSeconds.toFixed(1)} s)`);
+    console.log(`  ratio:             ${(mb / streamSeconds / (mb / rawSeconds)).toFixed(3)} of raw`);
+    console.log(`  vs chunked:        ${(uploadSeconds / streamSeconds).toFixed(1)}× the chunked throughput`);
+    console.log(`  server RSS before: ${mib(streamIdle.rss)} MB, peak ${mib(streamPeak)} MB`);
+    console.log(`  growth:            ${streamGrowth.toFixed(1)} MB (target: under 64 MB) ${streamGrowth < 64 ? 'OK' : 'OVER'}`);
   } finally {
     await server.stop();
     await db.drop();

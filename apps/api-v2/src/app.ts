@@ -42,6 +42,8 @@ export interface V2Options {
   extend?: (router: Router, helpers: V2Helpers) => void;
   /** requests whose JSON body the route reads itself (a chunk upload), so it is not parsed here */
   ownBody?: (req: Request) => boolean;
+  /** requests whose body is a file's raw bytes (storage uploads): any Content-Type, read by the route as a stream */
+  rawBody?: (req: Request) => boolean;
 }
 
 export interface V2Helpers {
@@ -142,6 +144,10 @@ export function createV2Router(opts: V2Options): Router {
 
   // bodies are JSON, at most 1 MB; a POST or PUT without the JSON content type is refused
   app.use((req, res, next) => {
+    if (opts.rawBody?.(req)) {
+      next();
+      return;
+    }
     if ((req.method === 'POST' || req.method === 'PUT') && !req.is('application/json')) {
       sendErrors(res, 415, ['Content-Type must be application/json']);
       return;
@@ -149,7 +155,7 @@ export function createV2Router(opts: V2Options): Router {
     next();
   });
   const json = express.json({ limit: '1mb', strict: false });
-  app.use((req, res, next) => (opts.ownBody?.(req) ? next() : json(req, res, next)));
+  app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : json(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     const body: unknown = req.body;

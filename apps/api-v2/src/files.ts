@@ -5,6 +5,7 @@ import type { V2Helpers } from './app.js';
 import { browserDownloadPath } from './browser-download.js';
 import { readChunkBody } from './chunk-body.js';
 import { documentNames } from './resources/documents/documents.js';
+import { sendStoredFile } from './resources/storage/storage-routes.js';
 import { inV2Terms } from './resources/v2-resource.js';
 
 /** v2 names of the upload fields whose domain names differ; other keys pass as they are */
@@ -29,7 +30,7 @@ async function inV2UploadTerms<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The v2 answer of PUT /upload/chunked/{id} (and GET): upload_queue_id and download_url only when done. */
-function uploadStatusV2(u: UploadStatus): Record<string, unknown> {
+export function uploadStatusV2(u: UploadStatus): Record<string, unknown> {
   const out: Record<string, unknown> = {
     chunked_upload_id: u.id,
     pointer: u.received,
@@ -51,7 +52,7 @@ function body(req: Request): Record<string, unknown> {
 }
 
 /** RFC 6266 file name: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(fileName: string): string {
+export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
@@ -86,15 +87,12 @@ export function mountFileRoutes(app: Router, h: V2Helpers): void {
     h.sendData(res, uploadStatusV2(await h.caller(req).upload.chunked.get({ id: req.params.id as string })));
   });
 
+  // the same bytes as storage/downloadasattachment (ETag, If-None-Match, Range), typed as the contract says
+  // of this path: application/pdf for a PDF, otherwise application/octet-stream
   app.get('/documents/download/:id', async (req, res: Response) => {
-    const file = await h.caller(req).documents.download({ id: req.params.id as string });
-    res.status(200);
-    res.setHeader('Content-Type', file.contentType);
-    res.setHeader('Content-Length', String(file.size));
-    res.setHeader('Content-Disposition', contentDisposition(file.fileName));
-    res.on('close', () => file.stream.destroy());
-    file.stream.on('error', () => res.destroy());
-    file.stream.pipe(res);
+    const file = await h.caller(req).storage.file({ id: req.params.id as string });
+    const contentType = file.contentType === 'application/pdf' ? file.contentType : 'application/octet-stream';
+    sendStoredFile(req, res, { ...file, contentType }, { attachment: true });
   });
 
   app.put('/documents/externaldocument', async (req, res) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AnyV2Operation } from './resources/v2-operation.js';
 import { type AnyV2Resource, entityOf } from './resources/v2-resource.js';
+import { storagePaths } from './resources/storage/storage-openapi.js';
 
 /**
  * The OpenAPI 3.1 document of v2, generated from the v2 resource declarations:
@@ -245,6 +246,7 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       },
     };
   }
+  Object.assign(paths, storagePaths());
   return {
     openapi: '3.1.0',
     info: {

@@ -4,9 +4,10 @@ import type { Clock } from '@bo/domain';
 import { type HttpMount, type HttpService, type ServiceConfig, startHttpService } from '@bo/runtime';
 import { type RunningWorker, startWorker } from '@bo/worker';
 import { trpcMount } from './trpc.js';
+import { settingsMount } from './settings/mount.js';
 
 /** Everything this process serves: both wire versions and the internal tRPC endpoint. */
-export const serverMounts: HttpMount[] = [v2Mount, v3Mount, trpcMount];
+export const serverMounts: HttpMount[] = [v2Mount, v3Mount, trpcMount, settingsMount];
 
 export type RunningService = HttpService<RunningWorker>;
 

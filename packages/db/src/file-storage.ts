@@ -1,7 +1,16 @@
-import { createReadStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** A streamed write passed its limit; the domain's FileStorage port names it FileTooLargeError by `name`. */
+class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than ${maxBytes} bytes`);
+    this.name = 'FileTooLargeError';
+  }
+}
 
 /**
  * The default file storage (the domain's FileStorage port): one file per key
@@ -54,8 +63,29 @@ export class FilesystemStorage {
     }
   }
 
-  createReadStream(key: string): Readable {
-    return createReadStream(this.file(key));
+  createReadStream(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.file(key), range ? { start: range.start, end: range.end } : undefined);
+  }
+
+  /** the whole file from a stream, as it arrives (backpressure keeps memory flat); removed again on any failure */
+  async writeStream(key: string, source: Readable, maxBytes: number): Promise<number> {
+    const file = this.file(key);
+    mkdirSync(path.dirname(file), { recursive: true });
+    let count = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        count += chunk.length;
+        if (count > maxBytes) done(new FileTooLargeError(maxBytes));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, counter, createWriteStream(file));
+      return count;
+    } catch (err) {
+      await rm(file, { force: true });
+      throw err;
+    }
   }
 
   async size(key: string): Promise<number | null> {

@@ -15,6 +15,7 @@ import { customfieldsRouter } from './customfields/router.js';
 import { salesRouter } from './sales/router.js';
 import { workflowsRouter } from './workflows/workflow.router.js';
 import { sharedRouter } from './items/router.js';
+import { storageRouter } from './storage/router.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
 export const appRouter = router({
@@ -35,6 +36,7 @@ export const appRouter = router({
   sales: salesRouter,
   workflows: workflowsRouter,
   shared: sharedRouter,
+  storage: storageRouter,
 });
 
 export type AppRouter = typeof appRouter;

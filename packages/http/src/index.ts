@@ -1,1 +1,2 @@
 export { mountApiDocs } from './api-docs.js';
+export { clearCookie, isSecureRequest, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './session-cookie.js';

@@ -20,9 +20,11 @@ const USAGE = `usage:
   npx -y pnpm@10.34.9 admin maintenance on [--environment <env>] [--message <text>] [--until <ISO date-time>]
   npx -y pnpm@10.34.9 admin maintenance off [--environment <env>]
   npx -y pnpm@10.34.9 admin maintenance list [--json]
+  npx -y pnpm@10.34.9 admin password set --environment <env> --email <email>   (reads the password from standard input)
+  npx -y pnpm@10.34.9 admin login-link create --environment <env> --email <email> [--base-url https://<env>.<host>] [--json]
   (without --environment, maintenance applies to every environment)
 rights: crm, projects, sales, hours, hrm, invoices, costs, timers, timeline, documents, customfields,
-        workflows, webhooks (or all) with none, read or write, e.g. all:write or crm:write,projects:read`;
+        workflows, webhooks, settings (or all) with none, read or write, e.g. all:write or crm:write,projects:read`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       message: { type: 'string' },
       until: { type: 'string' },
+      'base-url': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -140,6 +143,24 @@ async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
+      case 'password set': {
+        // from standard input, never an argument (it would stay in the shell history and the process list)
+        const password = (await readStdin()).replace(/\r?\n$/, '');
+        const done = await caller.auth.password.set({ environment: need('environment'), email: need('email'), password });
+        print(done, `password set for ${done.email}; sign in at /settings/api`);
+        return 0;
+      }
+      case 'login-link create': {
+        const environment = need('environment');
+        const link = await caller.auth.loginLink.create({ environment, email: need('email') });
+        const base = (values['base-url'] ?? `https://${environment}.localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+        const url = `${base}/settings/api/link?token=${encodeURIComponent(link.secret)}`;
+        print(
+          { url, expiresAt: link.expiresAt.toISOString() },
+          `${url}\n(one use, for ${link.email}, until ${link.expiresAt.toISOString()})`,
+        );
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command "${area} ${action}"`);
     }
@@ -149,6 +170,12 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -18,6 +18,7 @@ export const MODULES = [
   'webhooks',
   /** shared/item: small pieces of data integrations keep in the environment */
   'shared',
+  'settings',
 ] as const;
 export type ModuleName = (typeof MODULES)[number];
 

@@ -17,9 +17,24 @@ export interface FileStorage {
   readHead(key: string, length: number): Promise<Buffer>;
   /** `length` bytes from `offset` (fewer when the file is shorter) */
   readAt(key: string, offset: number, length: number): Promise<Buffer>;
-  /** streams the file; never loads it whole */
-  createReadStream(key: string): Readable;
+  /** streams the file (or the inclusive byte range `start`..`end` of it); never loads it whole */
+  createReadStream(key: string, range?: { start: number; end: number }): Readable;
+  /**
+   * Writes `source` as the whole file `key` as its bytes arrive (backpressure keeps
+   * memory flat) and answers the byte count. More than `maxBytes` bytes: the
+   * write stops, the partial file is removed and it rejects with FileTooLargeError.
+   * Optional: storage without it cannot take streamed uploads.
+   */
+  writeStream?(key: string, source: Readable, maxBytes: number): Promise<number>;
   size(key: string): Promise<number | null>;
   /** removes the file; a missing file is not an error */
   remove(key: string): Promise<void>;
+}
+
+/** A streamed write passed its byte limit (FileStorage.writeStream). */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than ${maxBytes} bytes`);
+    this.name = 'FileTooLargeError';
+  }
 }

@@ -4,7 +4,14 @@ export interface UploadConfig {
   expirySeconds: number;
   /** the largest file_size accepted */
   maxFileSize: number;
+  /** storage: an image whose width × height is larger is refused before it is decoded (decompression bombs) */
+  maxImagePixels?: number;
+  /** storage: the largest logo, letter paper, avatar or signature accepted */
+  maxAssetSize?: number;
 }
+
+export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
+export const DEFAULT_MAX_ASSET_SIZE = 10 * 1024 ** 2;
 
 /** 500 kB of base64 per chunk, as the contract says (counted as 500 KiB, in characters). */
 export const MAX_CHUNK_ENCODED_LENGTH = 500 * 1024;
@@ -22,5 +29,7 @@ export function uploadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Uploa
   return {
     expirySeconds: read('UPLOAD_EXPIRY_SECONDS', DEFAULT_UPLOAD_CONFIG.expirySeconds),
     maxFileSize: read('UPLOAD_MAX_FILE_SIZE', DEFAULT_UPLOAD_CONFIG.maxFileSize),
+    maxImagePixels: read('UPLOAD_MAX_IMAGE_PIXELS', DEFAULT_MAX_IMAGE_PIXELS),
+    maxAssetSize: read('UPLOAD_MAX_ASSET_SIZE', DEFAULT_MAX_ASSET_SIZE),
   };
 }
