@@ -4,6 +4,9 @@ import { organizationEndpoints } from './organization.js';
 import { projectEndpoints } from './project.js';
 import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
+import { absenceEndpoints } from './absence.js';
+import { leaveEndpoints } from './leave.js';
+import { timetableEndpoints } from './timetable.js';
 import { webhookEndpoints } from './webhook.js';
 
 export type Endpoint = TypedEndpoint;
@@ -16,5 +19,8 @@ export const endpoints: Record<string, Endpoint> = {
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
   ...saleEndpoints,
+  ...timetableEndpoints,
+  ...leaveEndpoints,
+  ...absenceEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

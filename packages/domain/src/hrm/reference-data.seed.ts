@@ -34,9 +34,13 @@ const env = { environmentId: SCOPED_ENVIRONMENT };
 
 export const seedHrmReferenceData: EnvironmentSeeder = async (db) => {
   const s = HRM_SEED;
-  await db.employeeStatus.createMany({ data: s.employeeStatuses.map((x) => ({ ...x, ...env, id: newEntityId('employeestatus') })) });
+  await db.employeeStatus.createMany({
+    data: s.employeeStatuses.map((x) => ({ ...x, ...env, id: newEntityId('employeestatus') })),
+  });
   await db.civilStatus.createMany({ data: s.civilStatuses.map((label) => ({ label, ...env, id: newEntityId('civilstatus') })) });
-  await db.employeeType.createMany({ data: s.employeeTypes.map((label) => ({ label, ...env, id: newEntityId('employeetype') })) });
+  await db.employeeType.createMany({
+    data: s.employeeTypes.map((label) => ({ label, ...env, id: newEntityId('employeetype') })),
+  });
   await db.employmentType.createMany({
     data: s.employmentTypes.map((name) => ({ name, ...env, id: newEntityId('employmenttype') })),
   });

@@ -4,6 +4,7 @@ import { absenceRouter } from './absence/absence.router.js';
 import { contract } from './contract/contract.entity.js';
 import { createContractInput } from './contract/contract.schema.js';
 import { createContract } from './contract/contract.write.js';
+import { employeeDocument, employeeDocumentType } from './document/employee-document.entity.js';
 import { employeeRouter } from './employee/employee.router.js';
 import { leaveRouter } from './leave/leave.router.js';
 import {
@@ -35,4 +36,6 @@ export const hrmRouter = router({
   leaveType: router(entityQueries(leaveType)),
   leaveStatus: router(entityQueries(leaveStatus)),
   absenceType: router(entityQueries(absenceType)),
+  document: router(entityQueries(employeeDocument)),
+  documenttype: router(entityQueries(employeeDocumentType)),
 });

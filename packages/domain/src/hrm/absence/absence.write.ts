@@ -30,7 +30,14 @@ function assertPeriod(start: Date, end: Date | null | undefined): void {
 }
 
 /** The hours of a closed absence: given, or those the timetables schedule in it; none while ongoing. */
-async function hoursOf(w: WriteContext, employeeId: string, start: Date, end: Date | null, timed: boolean, given: number | null | undefined) {
+async function hoursOf(
+  w: WriteContext,
+  employeeId: string,
+  start: Date,
+  end: Date | null,
+  timed: boolean,
+  given: number | null | undefined,
+) {
   if (given !== undefined && given !== null) return given;
   return end ? scheduledHours(w, employeeId, start, end, timed) : null;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { organization } from '../../crm/organization/organization.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
-import { employee } from '../employee/employee.entity.js';
+import { employee, employeeReference } from '../employee/employee.entity.js';
 import { contractType, employmentType } from '../reference/hrm-lookups.entity.js';
 
 const named = z.object({ id: z.string(), name: z.string(), blocked: z.boolean() });
@@ -14,7 +14,7 @@ export const contract = defineEntity({
   defaultSort: [{ path: 'startDate', dir: 'asc' }],
   fields: {
     id: f.id(),
-    employee: f.ref((): TargetEntity => employee, z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }), {
+    employee: f.ref((): TargetEntity => employee, employeeReference, {
       column: 'employee_id',
       writable: false,
     }),

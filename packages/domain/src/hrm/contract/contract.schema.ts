@@ -14,5 +14,8 @@ export const createContractInput = z
     parttimePercentage: z.number().min(0).max(100).default(100),
     daysOff: z.number().min(0).max(366).default(0),
   })
-  .refine((c) => !c.endDate || c.endDate >= c.startDate, { message: 'The end date lies before the start date.', path: ['endDate'] });
+  .refine((c) => !c.endDate || c.endDate >= c.startDate, {
+    message: 'The end date lies before the start date.',
+    path: ['endDate'],
+  });
 export type CreateContractInput = z.infer<typeof createContractInput>;

@@ -15,7 +15,13 @@ import { employeeSimple } from './leave.entity.js';
  */
 export const leaveBalanceRow = z.object({
   employee: employeeSimple,
-  leaveType: z.object({ id: z.string(), label: z.string(), blocked: z.boolean(), color: z.string().nullable(), affectsBalance: z.boolean() }),
+  leaveType: z.object({
+    id: z.string(),
+    label: z.string(),
+    blocked: z.boolean(),
+    color: z.string().nullable(),
+    affectsBalance: z.boolean(),
+  }),
   year: z.number().int(),
   granted: z.number(),
   taken: z.number(),
@@ -74,7 +80,9 @@ export function leaveBalanceQuery(f: LeaveBalanceFilter, currentYear: number): {
     const x = p(f.year);
     onEntries.push(`l.year = ${x}::int`);
     onContracts.push(`y.year = ${x}::int`);
-    onContracts.push(`c.start_date <= make_date(${x}::int, 12, 31) AND COALESCE(c.end_date, 'infinity'::date) >= make_date(${x}::int, 1, 1)`);
+    onContracts.push(
+      `c.start_date <= make_date(${x}::int, 12, 31) AND COALESCE(c.end_date, 'infinity'::date) >= make_date(${x}::int, 1, 1)`,
+    );
   }
   const and = (list: string[]) => list.map((c) => ` AND ${c}`).join('');
   const limit = p(f.limit);

@@ -25,7 +25,12 @@ export const requestLeave: EntityCreate<RequestLeaveInput> = {
         allowNegative: i.allowNegative ?? false,
       },
     });
-    await assertBalance(w, { employeeId: i.employeeId, leaveTypeId: i.leaveTypeId, year: v.year }, i.allowNegative ?? false, v.hours);
+    await assertBalance(
+      w,
+      { employeeId: i.employeeId, leaveTypeId: i.leaveTypeId, year: v.year },
+      i.allowNegative ?? false,
+      v.hours,
+    );
     return id;
   },
 };

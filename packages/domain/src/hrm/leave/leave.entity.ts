@@ -20,7 +20,13 @@ export const leave = defineEntity({
     employee: f.ref((): TargetEntity => employee, employeeSimple, { column: 'employee_id', writable: false }),
     leaveType: f.ref(
       (): TargetEntity => leaveType,
-      z.object({ id: z.string(), label: z.string(), blocked: z.boolean(), color: z.string().nullable(), affectsBalance: z.boolean() }),
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        blocked: z.boolean(),
+        color: z.string().nullable(),
+        affectsBalance: z.boolean(),
+      }),
       { column: 'leave_type_id', writable: false },
     ),
     /** 2025-09; null for leave booked directly (2025-10: such entries are listed too) */

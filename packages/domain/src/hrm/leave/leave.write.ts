@@ -19,7 +19,13 @@ export const leaveReferences = (input: { employeeId?: string; leaveTypeId?: stri
  * for whole days, the hours the employee's timetables schedule on those days (the even
  * or odd week by ISO week number, the day by ISO weekday). Days outside every timetable take none.
  */
-export async function scheduledHours(w: WriteContext, employeeId: string, start: Date, end: Date, timed: boolean): Promise<number> {
+export async function scheduledHours(
+  w: WriteContext,
+  employeeId: string,
+  start: Date,
+  end: Date,
+  timed: boolean,
+): Promise<number> {
   if (timed) return Math.round(((end.getTime() - start.getTime()) / 3_600_000) * 100) / 100;
   const [row] = await w.sql.read<{ hours: number }>(
     `SELECT COALESCE(sum(((CASE WHEN t.has_odd_weeks AND extract(week FROM d)::int % 2 = 1 THEN t.odd_week ELSE t.even_week END)
@@ -57,8 +63,12 @@ export async function leaveValues(w: WriteContext, employeeId: string, i: Update
     return { kind: 'taken', startDate: start, endDate: end, year: i.year ?? start.getUTCFullYear(), hours, isTimeDefined: timed };
   }
   const missing = [
-    ...(i.year === undefined ? [{ path: 'year', message: 'Granted leave (no start date) needs the year it is for.', code: 'required' }] : []),
-    ...(i.hours === undefined ? [{ path: 'hours', message: 'Granted leave (no start date) needs its hours.', code: 'required' }] : []),
+    ...(i.year === undefined
+      ? [{ path: 'year', message: 'Granted leave (no start date) needs the year it is for.', code: 'required' }]
+      : []),
+    ...(i.hours === undefined
+      ? [{ path: 'hours', message: 'Granted leave (no start date) needs its hours.', code: 'required' }]
+      : []),
   ];
   if (missing.length || i.year === undefined || i.hours === undefined) throw new ValidationError(missing);
   return { kind: 'granted', startDate: null, endDate: null, year: i.year, hours: i.hours, isTimeDefined: false };
@@ -147,7 +157,8 @@ export const updateLeave: EntityUpdate<UpdateLeaveInput> = {
       data: { employeeId, leaveTypeId, ...v, description: i.description, allowNegative, updatedAt: w.now },
     });
     const pending = row.leaveStatus?.key === 'requested' && v.kind === 'taken' ? v.hours : 0;
-    if (row.leaveStatus?.key !== 'rejected') await assertBalance(w, { employeeId, leaveTypeId, year: v.year }, allowNegative, pending);
+    if (row.leaveStatus?.key !== 'rejected')
+      await assertBalance(w, { employeeId, leaveTypeId, year: v.year }, allowNegative, pending);
     // the old employee, type and year lose this entry's hours when it moved: a grant moved away may leave them negative
     if (row.kind === 'granted' && (row.employeeId !== employeeId || row.leaveTypeId !== leaveTypeId || row.year !== v.year)) {
       await assertBalance(w, { employeeId: row.employeeId, leaveTypeId: row.leaveTypeId, year: row.year }, allowNegative);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineEntity, f } from '../../shared/entity/index.js';
+import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { employee } from '../employee/employee.entity.js';
 
 /** HRM lookups of an environment (seeded per environment; see ../reference-data.seed.ts). */
 const stamps = () => ({ createdAt: f.createdAt(), updatedAt: f.updatedAt() });
@@ -99,6 +100,20 @@ export const team = defineEntity({
   table: 'team',
   module: 'hrm',
   defaultSort: [{ path: 'name', dir: 'asc' }],
-  fields: { id: f.id(), name: f.requiredString(), ...stamps() },
+  fields: {
+    id: f.id(),
+    name: f.requiredString(),
+    employees: f.many(
+      (): TargetEntity => employee,
+      z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }),
+      {
+        remote: 'team_id',
+        through: { table: 'team_employee', targetColumn: 'employee_id' },
+        orderBy: (a) => `${a}.name, ${a}.id`,
+        writable: false,
+      },
+    ),
+    ...stamps(),
+  },
 });
 export type Team = z.infer<typeof team.schema>;

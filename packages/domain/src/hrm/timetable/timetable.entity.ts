@@ -11,10 +11,14 @@ export const timetable = defineEntity({
   defaultSort: [{ path: 'startDate', dir: 'asc' }],
   fields: {
     id: f.id(),
-    employee: f.ref((): TargetEntity => employee, z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }), {
-      column: 'employee_id',
-      writable: false,
-    }),
+    employee: f.ref(
+      (): TargetEntity => employee,
+      z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }),
+      {
+        column: 'employee_id',
+        writable: false,
+      },
+    ),
     startDate: f.date(),
     /** empty while the timetable runs on */
     endDate: f.date(),

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { dateInput, money } from '../../shared/numbers.js';
 
 /** A time of day in hours (8.5 is 08:30). */
-const hourOfDay = z.number().finite().min(0, 'A time of day lies between 0 and 24.').max(24, 'A time of day lies between 0 and 24.');
+const hourOfDay = z
+  .number()
+  .finite()
+  .min(0, 'A time of day lies between 0 and 24.')
+  .max(24, 'A time of day lies between 0 and 24.');
 
 /**
  * One day of a timetable week (2024-10): its hours between 0 and 24 and, where given,
@@ -19,14 +23,22 @@ export const timetableDay = z
     const start = d.startTime ?? null;
     const end = d.endTime ?? null;
     if ((start === null) !== (end === null)) {
-      ctx.addIssue({ code: 'custom', path: [start === null ? 'startTime' : 'endTime'], message: 'Give both the start and the end of the day, or neither.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [start === null ? 'startTime' : 'endTime'],
+        message: 'Give both the start and the end of the day, or neither.',
+      });
       return;
     }
     if (start !== null && end !== null) {
       if (start > end || (start === end && d.hours > 0)) {
         ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'The end of the day lies before its start.' });
       } else if (d.hours > end - start + 1e-9) {
-        ctx.addIssue({ code: 'custom', path: ['hours'], message: 'The hours do not fit between the start and the end of the day.' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['hours'],
+          message: 'The hours do not fit between the start and the end of the day.',
+        });
       }
     }
   });
@@ -34,7 +46,9 @@ export const timetableDay = z
 const DAYS = ['day1', 'day2', 'day3', 'day4', 'day5', 'day6', 'day7'] as const;
 
 /** A complete week: all seven days (day1 is Monday), each valid. */
-export const timetableWeek = z.object(Object.fromEntries(DAYS.map((d) => [d, timetableDay])) as Record<(typeof DAYS)[number], typeof timetableDay>).strict();
+export const timetableWeek = z
+  .object(Object.fromEntries(DAYS.map((d) => [d, timetableDay])) as Record<(typeof DAYS)[number], typeof timetableDay>)
+  .strict();
 export type TimetableWeek = z.infer<typeof timetableWeek>;
 
 export const weekHours = (w: TimetableWeek): number => DAYS.reduce((sum, d) => sum + w[d].hours, 0);

@@ -100,7 +100,11 @@ export const updateTimetable: EntityUpdate<UpdateTimetableInput> = {
     const row = await w.tx.timetable.findUniqueOrThrow({ where: { id } });
     if (input.employeeId !== undefined && input.employeeId !== row.employeeId) {
       throw new ValidationError([
-        { path: 'employeeId', message: 'A timetable stays with its employee; create one for the other employee.', code: 'immutable' },
+        {
+          path: 'employeeId',
+          message: 'A timetable stays with its employee; create one for the other employee.',
+          code: 'immutable',
+        },
       ]);
     }
     const hasOddWeeks = input.hasOddWeeks ?? row.hasOddWeeks;
