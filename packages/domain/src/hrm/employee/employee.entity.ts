@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { userTarget } from '../../admin/user.target.js';
-import { person } from '../../crm/person/person.entity.js';
-import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { defineEntity, entityOfTable, f, type TargetEntity } from '../../shared/entity/index.js';
 import { civilStatus, employeeStatus, employeeType, team } from '../reference/hrm-lookups.entity.js';
+
+/**
+ * The crm person, found by its table: crm/person embeds employees, so importing its
+ * module here would make an import cycle that leaves one of the two undefined.
+ */
+const person = (): TargetEntity => {
+  const e = entityOfTable('person');
+  if (!e) throw new Error('the person entity is not declared');
+  return e;
+};
 
 /** An employee of the environment: HR data, guarded by the hrm right. */
 export const employee = defineEntity({
@@ -13,10 +22,10 @@ export const employee = defineEntity({
   defaultSort: [{ path: 'name', dir: 'asc' }],
   fields: {
     id: f.id(),
-    personId: f.string({ references: (): TargetEntity => person }),
+    personId: f.string({ references: person }),
     /** the crm person the employee is (2023-04): `person.*` paths filter through it */
     person: f.ref(
-      (): TargetEntity => person,
+      person,
       z.object({
         id: z.string(),
         fullName: z.string().nullable(),
