@@ -36,10 +36,18 @@ const REQUIRED_PREFIXES = [
   '/timeline/',
   '/upload/',
   '/customfields/',
+  '/hrm/',
+  '/hours/leave',
+  '/hours/absence',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue: sales document writes (issue 12). */
-const NOT_YET: RegExp[] = [/^(PUT|POST|DELETE) \/sales\/document(\/\{id\})?$/];
+const NOT_YET: RegExp[] = [
+  /^(PUT|POST|DELETE) \/sales\/document(\/\{id\})?$/,
+  // hrm document writes go through documents/document; employee custom fields need an employee custom-field model (issue 11)
+  /^(PUT|POST|DELETE) \/hrm\/document(\/\{id\})?$/,
+  /^GET \/hrm\/employeecustomfield(s|groups)(\/\{id\})?$/,
+];
 
 let t: TestService;
 let api: ApiClient;
