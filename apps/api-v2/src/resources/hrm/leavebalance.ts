@@ -1,6 +1,5 @@
 import { BadRequestError } from '@bo/domain';
 import type { LeaveBalance } from '@bo/domain/hrm/leave/leave-balance';
-import { leaveBalanceRow } from '@bo/domain/hrm/leave/leave-balance';
 import { leaveBalanceQueryInput } from '@bo/domain/hrm/leave/leave.router';
 import { z } from 'zod';
 import { v2DateTime, v2Names } from '../v2-names.js';
@@ -39,6 +38,24 @@ export function leaveBalanceParams(raw: Record<string, string>): z.input<typeof 
   return out;
 }
 
+/** The v2 read of one balance (reference: LeaveBalance), for the document. */
+const leaveBalanceRowV2Schema = z.object({
+  employee: z.object({ id: z.string(), person_id: z.string().nullable(), name: z.string() }),
+  leavetype: z.object({
+    id: z.string(),
+    label: z.string(),
+    blocked: z.boolean(),
+    color: z.string().nullable(),
+    affects_balance: z.boolean(),
+  }),
+  year: z.number().int(),
+  balance: z.number(),
+  granted: z.number(),
+  taken: z.number(),
+  first_change: z.string().nullable(),
+  last_change: z.string().nullable(),
+});
+
 export function leaveBalanceRowV2(b: LeaveBalance): Record<string, unknown> {
   return {
     employee: employeeSimpleV2(b.employee),
@@ -71,6 +88,6 @@ export const leaveBalanceV2 = v2Operation<{ items: LeaveBalance[]; count: number
   names: v2Names(Object.fromEntries(Object.keys(FILTERS).map((k) => [k, k]))),
   call: (c) => (raw: never) => c.hrm.leave.balances(leaveBalanceParams(raw as Record<string, string>)),
   input: leaveBalanceQueryInput,
-  output: z.object({ items: z.array(leaveBalanceRow), count: z.number() }),
+  output: z.array(leaveBalanceRowV2Schema),
   show: (o) => o.items.map(leaveBalanceRowV2),
 });
