@@ -1,5 +1,5 @@
 import type { Timetable } from '@bo/domain/hrm/timetable/timetable.entity';
-import type { TimetableWeek } from '@bo/domain/hrm/timetable/timetable.schema';
+import { createTimetableInput, type TimetableWeek, updateTimetableInput } from '@bo/domain/hrm/timetable/timetable.schema';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { employeeSimpleV2 } from './employee.js';
@@ -23,6 +23,7 @@ function weekV2(w: TimetableWeek | null): Record<string, unknown> | null {
 export const timetableV2 = v2Resource<Timetable>({
   path: 'hrm/timetable',
   procedures: (c) => c.hrm.timetable,
+  inputs: { create: createTimetableInput, update: updateTimetableInput, remove: true },
   names,
   read: (t) => ({
     id: t.id,
