@@ -81,6 +81,59 @@ describe('hrm/employee', () => {
     expect(errorsOf(res)).toContain('1 project membership(s)');
     expect(await databaseFingerprint(t.db)).toEqual(before);
     expect((await acme.v2('GET', `/hrm/employee/${id}`)).status).toBe(200);
+
+    // an assignment keeps an employee too
+    const planned = await post(acme, '/hrm/employee', { name: 'Planned Paul' });
+    const hourType = (await list<Row>(acme, '/hours/hourstype'))[0]?.id as string;
+    const service = await v2Create(acme, '/projects/service', {
+      project_id: project,
+      name: 'Build',
+      invoice_method: 'Hours',
+      hour_types: [{ hourtype_id: hourType, billable: true }],
+    });
+    const line = (await v2Get<{ hour_types: Row[] }>(acme, `/projects/service/${service}`)).hour_types[0]?.id as string;
+    await v2Create(acme, '/projects/assignment', { projecthourstype_id: line, employees: [{ id: planned }] });
+    const refused = await acme.v2('DELETE', `/hrm/employee/${planned}`);
+    expect(refused.status).toBe(400);
+    expect(errorsOf(refused)).toContain('1 assignment(s)');
+    expect((await acme.v2('GET', `/hrm/employee/${planned}`)).status).toBe(200);
+  });
+
+  it('hrm/employee reads in the reference shape (GetEmployee); hrm/document and hrm/documenttype read through the document store', async () => {
+    const id = await post(acme, '/hrm/employee', { name: 'Shape Shifter', hourly_sales_tariff: 95.5 });
+    const e = await v2Get<Row>(acme, `/hrm/employee/${id}`);
+    for (const key of [
+      'id',
+      'is_user',
+      'teams',
+      'supervisor',
+      'status',
+      'custom_fields',
+      'person_id',
+      'name',
+      'bank_account',
+      'function',
+      'type',
+      'employment_status',
+      'civil_status',
+      'work_phone',
+      'work_mobile',
+      'work_email',
+      'hourly_sales_tariff',
+      'hourly_cost_tariff',
+      'avatar',
+      'created_at',
+      'updated_at',
+      'simplicate_url',
+    ]) {
+      expect(e, key).toHaveProperty(key);
+    }
+    expect(e).toMatchObject({ hourly_sales_tariff: 95.5, employment_status: 'active' });
+    expect(e.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const types = await list<Row>(acme, '/hrm/documenttype');
+    expect(types.map((x) => x.label)).toContain('Contract');
+    expect(types.every((x) => x.is_for_employee === true)).toBe(true);
+    expect(await list<Row>(acme, '/hrm/document')).toEqual([]);
   });
 
   it('2023-04: person_id on PUT links the employee to a crm person; the name follows the person and person.* filters through the link', async () => {
