@@ -303,8 +303,16 @@ describe('rights', () => {
     expect(Object.keys(full.project_manager as object).length).toBeGreaterThan(2);
   });
 
-  it('custom-field filters on hrm/employee stay a 400', async () => {
+  it('hrm/employeecustomfields holds definitions only; custom-field filters on hrm/employee stay a 400', async () => {
+    const field = await post(acme, '/hrm/employeecustomfields', { name: 'shoe_size', label: 'Shoe size', type: 'integer' });
+    const defs = await list<Row>(acme, '/hrm/employeecustomfields');
+    expect(defs.map((d) => d.id)).toEqual([field]);
+    expect(defs[0]).toMatchObject({ name: 'shoe_size', label: 'Shoe size' });
+    expect((await list<Row>(acme, '/crm/organizationcustomfields')).map((d) => d.id)).not.toContain(field);
+    expect(Array.isArray(await list<Row>(acme, '/hrm/employeecustomfieldgroups'))).toBe(true);
     const res = await acme.v2('GET', '/hrm/employee?q[custom_fields.shoe_size]=42');
     expect(res.status).toBe(400);
+    const noHrm = await t.user('acme', 'nohrm-fields@acme.test', { crm: 'write' });
+    expect((await noHrm.v2('GET', '/hrm/employeecustomfields')).status).toBe(403);
   });
 });

@@ -35,6 +35,7 @@ import type { AnyV2Resource } from './v2-resource.js';
 import { absenceV2Resource, hoursAbsenceV2 } from './hrm/absence.js';
 import { hoursLeaveV2, leaveV2Resource } from './hrm/leave.js';
 import { leaveBalanceV2 } from './hrm/leavebalance.js';
+import { employeeCustomFieldGroupsV2, employeeCustomFieldsV2 } from './hrm/customfields.js';
 import {
   absenceTypeV2,
   civilStatusV2,
@@ -103,6 +104,8 @@ export const v2Resources: AnyV2Resource[] = [
   absenceTypeV2,
   employeeDocumentV2,
   employeeDocumentTypeV2,
+  employeeCustomFieldsV2,
+  employeeCustomFieldGroupsV2,
 ];
 
 /** v2 paths that are operations rather than resources. */

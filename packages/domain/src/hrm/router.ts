@@ -1,3 +1,4 @@
+import { customFieldDefinitionRouter, modelCustomFieldGroupRouter } from '../customfields/router.js';
 import { entityCreate, entityQueries } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
 import { absenceRouter } from './absence/absence.router.js';
@@ -38,4 +39,7 @@ export const hrmRouter = router({
   absenceType: router(entityQueries(absenceType)),
   document: router(entityQueries(employeeDocument)),
   documenttype: router(entityQueries(employeeDocumentType)),
+  /** custom-field definitions and groups of employees (no values: the contract refuses their filters) */
+  customFields: customFieldDefinitionRouter('employee', 'hrm'),
+  customFieldGroups: modelCustomFieldGroupRouter('employee', 'hrm'),
 });

@@ -398,3 +398,9 @@ SELECT 'absencetype:' || md5(e.id || ':' || t.label), e.id, t.label, t.color, no
   FROM "environment" e
  CROSS JOIN (VALUES ('Sickness', '#e53935'), ('Medical appointment', '#fb8c00'), ('Other', '#757575')) AS t(label, color)
  WHERE NOT EXISTS (SELECT 1 FROM "absence_type" x WHERE x.environment_id = e.id);
+
+-- the employee custom-field model (definitions only: hrm/employeecustomfields, hrm/employeecustomfieldgroups)
+INSERT INTO "custom_field_model" ("id", "environment_id", "key", "label")
+SELECT 'customfieldmodel:' || md5(e.id || ':employee'), e.id, 'employee', 'Employee'
+  FROM "environment" e
+ WHERE NOT EXISTS (SELECT 1 FROM "custom_field_model" x WHERE x.environment_id = e.id AND x.key = 'employee');
