@@ -134,6 +134,38 @@ describe('hrm/employee', () => {
     expect(types.map((x) => x.label)).toContain('Contract');
     expect(types.every((x) => x.is_for_employee === true)).toBe(true);
     expect(await list<Row>(acme, '/hrm/document')).toEqual([]);
+
+    // a finished upload becomes an employee's document through hrm/document (the document store's writes)
+    const bytes = Buffer.from('%PDF-1.7\ncontract');
+    const started = await acme.v2('POST', '/upload/chunked', { file_name: 'contract.pdf', file_size: bytes.length });
+    const uploadId = (started.body as Envelope<{ chunked_upload_id: string }>).data.chunked_upload_id;
+    const chunk = await acme.v2('PUT', `/upload/chunked/${encodeURIComponent(uploadId)}`, { chunk: bytes.toString('base64') });
+    const queueId = (chunk.body as Envelope<{ upload_queue_id: string }>).data.upload_queue_id;
+    const organization = await post(acme, '/crm/organization', { name: 'Not An Employee BV' });
+    const before = await databaseFingerprint(t.db);
+    const org = await acme.v2('POST', '/hrm/document', {
+      upload_queue_id: queueId,
+      title: 'X',
+      linked_to: { organization_id: organization },
+    });
+    expect(org.status).toBe(400);
+    expect(errorsOf(org)).toContain('linked to an employee');
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+    const doc = await post(acme, '/hrm/document', {
+      upload_queue_id: queueId,
+      title: 'Employment contract',
+      document_type_id: types[0]?.id,
+      linked_to: { employee_id: id },
+    });
+    expect(await v2Get<Row>(acme, `/hrm/document/${doc}`)).toMatchObject({
+      title: 'Employment contract',
+      linked_to: [{ id, type: 'employee', employee_id: id }],
+      file_name: 'contract.pdf',
+    });
+    expect((await acme.v2('PUT', '/hrm/document', { id: doc, title: 'Signed contract' })).status).toBe(200);
+    expect((await list<Row>(acme, '/hrm/document')).map((d) => d.title)).toEqual(['Signed contract']);
+    expect((await acme.v2('DELETE', `/hrm/document/${doc}`)).status).toBe(200);
+    expect(await list<Row>(acme, '/hrm/document')).toEqual([]);
   });
 
   it('2023-04: person_id on PUT links the employee to a crm person; the name follows the person and person.* filters through the link', async () => {

@@ -10,6 +10,7 @@ import type {
   Team,
 } from '@bo/domain/hrm/reference/hrm-lookups.entity';
 import { browserDownloadPath } from '../../browser-download.js';
+import { documentNames } from '../documents/documents.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { employeeReferenceV2 } from './employee-reference.js';
@@ -100,11 +101,15 @@ export const contractV2 = v2Resource<Contract>({
   conformance: false,
 });
 
-/** hrm/document: the documents linked to an employee (reference: GetDocument), read here; written through documents/document. */
+/**
+ * hrm/document: the documents linked to an employee (reference: GetDocument; PostDocument,
+ * PutDocument with the id in the body, DELETE): the document store's writes, under the hrm right.
+ */
 export const employeeDocumentV2 = v2Resource<EmployeeDocument>({
   path: 'hrm/document',
   procedures: (c) => c.hrm.document,
-  names,
+  names: documentNames,
+  referencePaths: { updateOnCollection: true },
   read: (d) => ({
     id: d.id,
     title: d.title,
