@@ -365,6 +365,13 @@ describe('hrm/leave, hours/leave and hrm/leavebalance', () => {
     expect(statuses).toContain(null);
     expect(statuses).toContain('Approved');
     for (const r of all) conforms('GetLeave', r);
+    const special = await list<Row>(acme, `/hrm/leave?q[leavetype.id]=${encodeURIComponent(ids.special)}`);
+    expect(special.every((r) => (r.leavetype as Row).id === ids.special)).toBe(true);
+    const balances = await list<Row>(
+      acme,
+      `/hrm/leavebalance?q[employee.id]=${encodeURIComponent(employee)}&q[leavetype.id]=${encodeURIComponent(ids.vacation)}`,
+    );
+    expect(balances.map((b) => [(b.leavetype as Row).label, b.year])).toEqual([['Vacation', 2025]]);
   });
 
   it('a balance never goes negative without an explicit flag that allows it (400 v2, 422 v3, nothing changes)', async () => {
