@@ -365,11 +365,11 @@ describe('hrm/leave, hours/leave and hrm/leavebalance', () => {
     expect(statuses).toContain(null);
     expect(statuses).toContain('Approved');
     for (const r of all) conforms('GetLeave', r);
-    const special = await list<Row>(acme, `/hrm/leave?q[leavetype.id]=${encodeURIComponent(ids.special)}`);
+    const special = await list<Row>(acme, `/hrm/leave?q[leavetype.id]=${encodeURIComponent(ids.special as string)}`);
     expect(special.every((r) => (r.leavetype as Row).id === ids.special)).toBe(true);
     const balances = await list<Row>(
       acme,
-      `/hrm/leavebalance?q[employee.id]=${encodeURIComponent(employee)}&q[leavetype.id]=${encodeURIComponent(ids.vacation)}`,
+      `/hrm/leavebalance?q[employee.id]=${encodeURIComponent(employee)}&q[leavetype.id]=${encodeURIComponent(ids.vacation as string)}`,
     );
     expect(balances.map((b) => [(b.leavetype as Row).label, b.year])).toEqual([['Vacation', 2025]]);
   });

@@ -86,6 +86,8 @@ export async function assertBalance(
   pending = 0,
 ): Promise<void> {
   if (allowNegative) return;
+  // two writes for one employee check one after the other, each seeing the other's committed hours
+  await w.sql.lockForUpdate('employee', at.employeeId);
   const { items } = await readLeaveBalances(
     w.sql,
     { employeeIds: [at.employeeId], leaveTypeId: at.leaveTypeId, year: at.year, offset: 0, limit: 1 },
