@@ -408,6 +408,17 @@ describe('hrm/leave, hours/leave and hrm/leavebalance', () => {
     expect((await balance())[0]?.balance).toBe(-8);
   });
 
+  it('a balance never goes negative: two concurrent bookings of the whole balance, one goes through', async () => {
+    const racer = await post(acme, '/hrm/employee', { name: 'Rita Race' });
+    await post(acme, '/hrm/leave', { employee_id: racer, leave_type_id: ids.vacation, year: 2026, hours: 8 });
+    const book = (date: string) =>
+      acme.v2('POST', '/hours/leave', { employee_id: racer, leave_type_id: ids.vacation, start_date: date, hours: 8 });
+    const answers = await Promise.all([book('2026-03-02'), book('2026-03-03'), book('2026-03-04')]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    const [b] = await list<Row>(acme, `/hrm/leavebalance?q[employee_id]=${encodeURIComponent(racer)}&q[year]=2026`);
+    expect(b).toMatchObject({ granted: 8, taken: 8, balance: 0 });
+  });
+
   it('bad leave input answers 400 and changes nothing', async () => {
     const before = await databaseFingerprint(t.db);
     for (const body of [
