@@ -232,6 +232,23 @@ describe('hrm/timetable', () => {
       '2024-10: an employee with hours outside every timetable is flagged, not refused (needs the hour registrations of the hours issue)',
     );
 
+    it('the timetable of today: the employee’s latest timetable that has started, by filter and sort', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const current = await post(acme, '/hrm/timetable', {
+        employee_id: employee,
+        start_date: '2025-01-01',
+        end_date: '2098-12-31',
+        even_week: week(),
+      });
+      const future = await post(acme, '/hrm/timetable', { employee_id: employee, start_date: '2099-01-01', even_week: week() });
+      const rows = await list<Row>(
+        acme,
+        `/hrm/timetable?q[employee.id]=${encodeURIComponent(employee)}&q[start_date][le]=${today}&q[end_date][ge]=${today}&sort=-start_date&limit=1`,
+      );
+      expect(rows.map((r) => r.id)).toEqual([current]);
+      for (const id of [current, future]) expect((await acme.v2('DELETE', `/hrm/timetable/${id}`)).status).toBe(200);
+    });
+
     it('timetable.list per employee (v3)', async () => {
       const res = await acme.v3('GET', `/timetable.list?employeeId=${encodeURIComponent(employee)}`);
       expect(res.status, res.text).toBe(200);
