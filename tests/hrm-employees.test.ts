@@ -254,6 +254,11 @@ describe('2023-11: the end of employment', () => {
       status: { label: 'Out of employment' },
       employment_status: 'inactive',
     });
+    // writing the same status again is no new end of employment
+    await t.db.query('UPDATE user_account SET is_active = true WHERE id = $1', [userId]);
+    expect((await acme.v2('PUT', `/hrm/employee/${id}`, { ...unemployed, function: 'Former' })).status).toBe(200);
+    // a new employee cannot start out of employment
+    expect((await acme.v2('POST', '/hrm/employee', { name: 'Never Started', ...unemployed })).status).toBe(400);
   });
 
   it('2023-11: employee.endEmployment answers 422 naming the failing condition, and ends the employment once it holds', async () => {

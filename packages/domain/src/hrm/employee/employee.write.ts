@@ -53,7 +53,12 @@ async function columns(w: WriteContext, id: string | null, input: UpdateEmployee
         'A new employee cannot start out of employment: create the employee, then end the employment (2023-11).',
       );
     }
-    await assertEmploymentMayEnd(w, id);
+    // the rule is about becoming unemployed: an employee who is already stays so without a check
+    const [current] = await w.sql.read<{ key: string | null }>(
+      `SELECT s.key FROM employee e LEFT JOIN employee_status s ON s.id = e.status_id WHERE e.environment_id = $1 AND e.id = $2`,
+      [id],
+    );
+    if (current?.key !== 'unemployed') await assertEmploymentMayEnd(w, id);
   }
   if (id && input.supervisor?.id === id) {
     throw new ValidationError([{ path: 'supervisor.id', message: 'An employee cannot supervise itself.', code: 'invalid' }]);
