@@ -5,12 +5,13 @@ import { newEntityId } from '../../shared/ids.js';
 import type { UserContext } from '../../trpc.js';
 import { leave } from './leave.entity.js';
 import type { RequestLeaveInput } from './leave.schema.js';
-import { assertBalance, leaveReferences, leaveStatusId, leaveValues } from './leave.write.js';
+import { assertBalance, holdEmployees, leaveReferences, leaveStatusId, leaveValues } from './leave.write.js';
 
 /** leave.request: leave taken over a period, with status requested; refused when approving it would overdraw the balance. */
 export const requestLeave: EntityCreate<RequestLeaveInput> = {
   references: leaveReferences,
   async run(w, i) {
+    await holdEmployees(w, [i.employeeId]);
     const v = await leaveValues(w, i.employeeId, i);
     const id = newEntityId('leave');
     await w.tx.leave.create({
@@ -43,7 +44,13 @@ export async function requestLeaveCommand(ctx: UserContext, input: RequestLeaveI
 /** leave.approve and leave.reject: only requested leave is decided; approved leave counts against the balance. */
 export async function decideLeave(ctx: UserContext, id: string, decision: 'approved' | 'rejected', allowNegative?: boolean) {
   await inWrite(ctx, async (w) => {
+    // the entry, then its employee: the order every leave update takes its locks in
     if (!(await w.sql.lockForUpdate('leave', id))) throw new NotFoundError('leave', id);
+    const [found] = await w.sql.read<{ employeeId: string }>(
+      'SELECT employee_id AS "employeeId" FROM leave WHERE environment_id = $1 AND id = $2',
+      [id],
+    );
+    await holdEmployees(w, found ? [found.employeeId] : []);
     const row = await w.tx.leave.findUniqueOrThrow({ where: { id }, include: { leaveStatus: true } });
     if (row.leaveStatus?.key !== 'requested') {
       throw new BusinessRuleError(

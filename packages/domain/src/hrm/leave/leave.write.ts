@@ -86,8 +86,7 @@ export async function assertBalance(
   pending = 0,
 ): Promise<void> {
   if (allowNegative) return;
-  // two writes for one employee check one after the other, each seeing the other's committed hours
-  await w.sql.lockForUpdate('employee', at.employeeId);
+  await holdEmployees(w, [at.employeeId]);
   const { items } = await readLeaveBalances(
     w.sql,
     { employeeIds: [at.employeeId], leaveTypeId: at.leaveTypeId, year: at.year, offset: 0, limit: 1 },
@@ -107,6 +106,15 @@ export async function assertBalance(
   }
 }
 
+/**
+ * Leave writes of one employee run one after the other, so that each balance check sees
+ * the hours the other committed. Taken before the write: inserting a leave row share-locks
+ * its employee, and two writes that each held that share and then asked for the row would deadlock.
+ */
+export async function holdEmployees(w: WriteContext, employeeIds: string[]): Promise<void> {
+  for (const id of [...new Set(employeeIds)].sort()) await w.sql.lockForUpdate('employee', id);
+}
+
 export async function leaveStatusId(w: WriteContext, key: 'requested' | 'approved' | 'rejected'): Promise<string> {
   const [row] = await w.sql.read<{ id: string }>('SELECT id FROM leave_status WHERE environment_id = $1 AND key = $2', [key]);
   if (!row) throw new BusinessRuleError(`This environment has no leave status ${key}.`);
@@ -120,6 +128,7 @@ export async function leaveStatusId(w: WriteContext, key: 'requested' | 'approve
 export const createLeave: EntityCreate<CreateLeaveInput> = {
   references: leaveReferences,
   async run(w, i) {
+    await holdEmployees(w, [i.employeeId]);
     const v = await leaveValues(w, i.employeeId, i);
     const id = newEntityId('leave');
     await w.tx.leave.create({
@@ -143,6 +152,7 @@ export const updateLeave: EntityUpdate<UpdateLeaveInput> = {
   async run(w, id, i) {
     const row = await w.tx.leave.findUniqueOrThrow({ where: { id }, include: { leaveStatus: true } });
     const employeeId = i.employeeId ?? row.employeeId;
+    await holdEmployees(w, [row.employeeId, employeeId]);
     const leaveTypeId = i.leaveTypeId ?? row.leaveTypeId;
     const merged: UpdateLeaveInput = {
       isTimeDefined: i.isTimeDefined ?? row.isTimeDefined,
