@@ -45,7 +45,42 @@ const MINIMAL: Record<string, () => Promise<Record<string, unknown>>> = {
   'hours/hourstype': async () => ({ label: 'Ref Check Hours' }),
   'hrm/employee': async () => ({ name: 'Ref Check Employee' }),
   'services/defaultservice': async () => ({ name: 'Ref Check Service' }),
+  'hrm/timetable': async () => ({
+    employee_id: await created('/hrm/employee', { name: 'T' }),
+    start_date: '2025-01-01',
+    even_week: Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((d) => [`day_${d}`, { hours: 0 }])),
+  }),
+  'hrm/leave': async () => ({
+    employee_id: await created('/hrm/employee', { name: 'L' }),
+    leave_type_id: await refsRow('leave_type'),
+    year: 2025,
+    hours: 8,
+  }),
+  'hours/leave': async () => ({
+    employee_id: await created('/hrm/employee', { name: 'L' }),
+    leave_type_id: await refsRow('leave_type'),
+    year: 2025,
+    hours: 8,
+  }),
+  'hrm/absence': async () => ({
+    employee_id: await created('/hrm/employee', { name: 'A' }),
+    absence_type_id: await refsRow('absence_type'),
+    start_date: '2025-01-01',
+  }),
+  'hours/absence': async () => ({
+    employee_id: await created('/hrm/employee', { name: 'A' }),
+    absence_type_id: await refsRow('absence_type'),
+    start_date: '2025-01-01',
+  }),
 };
+
+/** A row of a table of this test's own environment. */
+async function refsRow(table: string): Promise<string> {
+  const rows = await t.db.query<{ id: string }>(
+    `SELECT x.id FROM "${table}" x JOIN environment e ON e.id = x.environment_id WHERE e.name = 'refs' LIMIT 1`,
+  );
+  return rows[0]?.id as string;
+}
 
 async function created(path: string, body: Record<string, unknown>): Promise<string> {
   const res = await api.v2('POST', path, body);

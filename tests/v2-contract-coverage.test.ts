@@ -43,6 +43,9 @@ const REQUIRED_PREFIXES = [
   '/shared/',
   '/invoices/',
   '/projects/reverseinvoice',
+  '/hrm/',
+  '/hours/leave',
+  '/hours/absence',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue (none today). */

@@ -11,6 +11,7 @@ import { seedMessageTypes } from './timeline/reference-data.seed.js';
 import { seedDefaultWorkflows } from './workflows/default-workflows.seed.js';
 import { seedSalesLookups } from './sales/lookups/reference-data.seed.js';
 import { seedInvoicingReferenceData } from './invoices/reference-data.seed.js';
+import { seedHrmReferenceData } from './hrm/reference-data.seed.js';
 
 /** Run in order for every new environment; each module appends its own. */
 export const environmentSeeders: EnvironmentSeeder[] = [
@@ -27,4 +28,5 @@ export const environmentSeeders: EnvironmentSeeder[] = [
   seedDefaultWorkflows,
   seedSalesLookups,
   seedInvoicingReferenceData,
+  seedHrmReferenceData,
 ];

@@ -35,6 +35,23 @@ import { documentsV2Resources } from './documents/index.js';
 import { timelineV2Resources } from './timeline/timeline.js';
 import type { AnyV2Resource } from './v2-resource.js';
 import { invoicesV2Resources } from './invoices/index.js';
+import { absenceV2Resource, hoursAbsenceV2 } from './hrm/absence.js';
+import { hoursLeaveV2, leaveV2Resource } from './hrm/leave.js';
+import { leaveBalanceV2 } from './hrm/leavebalance.js';
+import { employeeCustomFieldGroupsV2, employeeCustomFieldsV2 } from './hrm/customfields.js';
+import {
+  absenceTypeV2,
+  civilStatusV2,
+  contractTypeV2,
+  contractV2,
+  employeeDocumentTypeV2,
+  employeeDocumentV2,
+  employeeTypeV2,
+  employmentTypeV2,
+  leaveTypeV2,
+  teamV2,
+} from './hrm/lookups.js';
+import { timetableV2 } from './hrm/timetable.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
 
 /** Every v2 resource declared the new way; the rest are still mounted from the domain's registry. */
@@ -80,10 +97,27 @@ export const v2Resources: AnyV2Resource[] = [
   assignmentStatusResourceV2,
   sharedItemV2,
   ...invoicesV2Resources,
+  timetableV2,
+  leaveV2Resource,
+  hoursLeaveV2,
+  absenceV2Resource,
+  hoursAbsenceV2,
+  teamV2,
+  civilStatusV2,
+  employeeTypeV2,
+  employmentTypeV2,
+  contractTypeV2,
+  contractV2,
+  leaveTypeV2,
+  absenceTypeV2,
+  employeeDocumentV2,
+  employeeDocumentTypeV2,
+  employeeCustomFieldsV2,
+  employeeCustomFieldGroupsV2,
 ];
 
 /** v2 paths that are operations rather than resources. */
-export const v2Operations: AnyV2Operation[] = [...mergeOperations];
+export const v2Operations: AnyV2Operation[] = [...mergeOperations, leaveBalanceV2];
 
 /** Operations of their own path on one row (sales/quoteemail/{id}, sales/converttoproject/{id}). */
 export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2];

@@ -4,6 +4,9 @@ import { organizationEndpoints } from './organization.js';
 import { projectEndpoints } from './project.js';
 import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
+import { absenceEndpoints } from './absence.js';
+import { leaveEndpoints } from './leave.js';
+import { timetableEndpoints } from './timetable.js';
 import { webhookEndpoints } from './webhook.js';
 import { workflowEndpoints } from './workflow.js';
 import { invoiceEndpoints } from './invoice.js';
@@ -22,5 +25,8 @@ export const endpoints: Record<string, Endpoint> = {
   ...workflowEndpoints,
   ...invoiceEndpoints,
   ...paymentEndpoints,
+  ...timetableEndpoints,
+  ...leaveEndpoints,
+  ...absenceEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

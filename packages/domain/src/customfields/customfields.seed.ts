@@ -9,6 +9,8 @@ export const CUSTOM_FIELD_MODELS = [
   { key: 'project', label: 'Project' },
   { key: 'sale', label: 'Sale' },
   { key: 'hours', label: 'Hours' },
+  // hrm (issue 11): definitions only; filters on hrm/employee custom fields stay refused
+  { key: 'employee', label: 'Employee' },
 ] as const;
 
 const TYPES = [

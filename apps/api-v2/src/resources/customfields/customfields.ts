@@ -126,3 +126,6 @@ export const customFieldsV2Resources: AnyV2Resource[] = [
   ...modelResources('project', 'projects/projectcustomfields', 'projects/projectcustomfieldgroups'),
   ...modelResources('sale', 'sales/salescustomfields', 'sales/salescustomfieldgroups'),
 ];
+
+/** the reads, for the custom-field resources other areas mount under their own paths (hrm/employeecustomfields) */
+export { definitionV2, groupV2, names as customFieldNames };

@@ -4,14 +4,35 @@ import { v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { employeeReferenceV2 } from './employee-reference.js';
 
-/** hrm/employee (reference: Employee, plus what the HRM table does not keep yet as constants). */
+/**
+ * hrm/employee (reference: GetEmployee; PostEmployee/PutEmployee plus the employee's own
+ * fields as extensions: name, function, work_*, bank_account, tariffs, user_id, teams,
+ * civil_status_id, employee_type_id). `person.*` paths filter through the person link (2023-04).
+ */
 export const employeeV2 = v2Resource<Employee>({
   path: 'hrm/employee',
   entity: employee,
   inputs: { create: createEmployeeInput, update: updateEmployeeInput, remove: true },
   procedures: (c) => c.hrm.employee,
   names: v2Names(),
-  read: (e) => ({ ...employeeReferenceV2(e), is_user: 0, teams: [], supervisor: null, status: null, custom_fields: [] }),
+  read: (e) => ({
+    ...employeeReferenceV2(e),
+    name: e.person && 'fullName' in e.person && e.person.fullName ? e.person.fullName : e.name,
+    bank_account: e.bankAccount,
+    type: e.employeeType ? { id: e.employeeType.id, label: e.employeeType.label } : null,
+    civil_status: e.civilStatus?.label ?? null,
+    work_phone: e.workPhone,
+    work_mobile: e.workMobile,
+    hourly_sales_tariff: e.hourlySalesTariff,
+    hourly_cost_tariff: e.hourlyCostTariff,
+    is_user: e.userId ? 1 : 0,
+    user_id: e.userId,
+    teams: e.teams.map((t) => ({ id: t.id, name: t.name })),
+    supervisor: e.supervisor ? { id: e.supervisor.id, person_id: e.supervisor.personId, name: e.supervisor.name } : null,
+    status: e.status ? { id: e.status.id, label: e.status.label } : null,
+    custom_fields: [],
+  }),
+  documentAsBuilt: ['name', 'type', 'civil_status', 'teams', 'supervisor', 'status'],
 });
 
 /** GetEmployeeSimple: how projects and assignments name an employee. */

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { defineEntity, f } from '../../shared/entity/index.js';
+import { userTarget } from '../../admin/user.target.js';
+import { defineEntity, entityOfTable, f, type TargetEntity } from '../../shared/entity/index.js';
+import { civilStatus, employeeStatus, employeeType, team } from '../reference/hrm-lookups.entity.js';
+
+/**
+ * The crm person, found by its table: crm/person embeds employees, so importing its
+ * module here would make an import cycle that leaves one of the two undefined.
+ */
+const person = (): TargetEntity => {
+  const e = entityOfTable('person');
+  if (!e) throw new Error('the person entity is not declared');
+  return e;
+};
 
 /** An employee of the environment: HR data, guarded by the hrm right. */
 export const employee = defineEntity({
@@ -10,12 +22,56 @@ export const employee = defineEntity({
   defaultSort: [{ path: 'name', dir: 'asc' }],
   fields: {
     id: f.id(),
-    personId: f.string(),
+    personId: f.string({ references: person }),
+    /** the crm person the employee is (2023-04): `person.*` paths filter through it */
+    person: f.ref(
+      person,
+      z.object({
+        id: z.string(),
+        fullName: z.string().nullable(),
+        firstName: z.string().nullable(),
+        familyNamePrefix: z.string().nullable(),
+        familyName: z.string().nullable(),
+        initials: z.string().nullable(),
+      }),
+      { column: 'person_id', writable: false, restricted: true },
+    ),
+    /** the employee's user account; a blocked (inactive) user is one condition of ending employment (2023-11) */
+    userId: f.string({ references: (): TargetEntity => userTarget }),
+    /** the person's full name while linked to one (kept by every write), otherwise its own */
     name: f.requiredString(),
     function: f.string(),
-    /** active or inactive */
+    /** active or inactive, following the status */
     employmentStatus: f.requiredString(),
+    status: f.ref((): TargetEntity => employeeStatus, z.object({ id: z.string(), key: z.string(), label: z.string() }), {
+      column: 'status_id',
+      writable: false,
+    }),
+    supervisor: f.ref(
+      (): TargetEntity => employee,
+      z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }),
+      { column: 'supervisor_id', writable: false },
+    ),
+    civilStatus: f.ref((): TargetEntity => civilStatus, z.object({ id: z.string(), label: z.string() }), {
+      column: 'civil_status_id',
+      writable: false,
+    }),
+    employeeType: f.ref((): TargetEntity => employeeType, z.object({ id: z.string(), label: z.string() }), {
+      column: 'employee_type_id',
+      writable: false,
+    }),
+    teams: f.many((): TargetEntity => team, z.object({ id: z.string(), name: z.string() }), {
+      remote: 'employee_id',
+      through: { table: 'team_employee', targetColumn: 'team_id' },
+      orderBy: (a) => `${a}.name, ${a}.id`,
+      writable: false,
+    }),
     workEmail: f.string(),
+    workPhone: f.string(),
+    workMobile: f.string(),
+    bankAccount: f.string(),
+    hourlySalesTariff: f.decimal(),
+    hourlyCostTariff: f.decimal(),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

@@ -1,33 +1,113 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { person } from '../../crm/person/person.entity.js';
-import type { EntityCreate, EntityUpdate, ReferenceCheck } from '../../shared/entity/index.js';
+import type { EntityCreate, EntityUpdate, ReferenceCheck, WriteContext } from '../../shared/entity/index.js';
+import { BusinessRuleError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
+import { civilStatus, employeeStatus, employeeType, team } from '../reference/hrm-lookups.entity.js';
+import { assertEmploymentMayEnd } from './end-employment.js';
+import { employee } from './employee.entity.js';
 import type { CreateEmployeeInput, UpdateEmployeeInput } from './employee.schema.js';
 
-const references = (input: UpdateEmployeeInput): ReferenceCheck[] => [{ path: 'personId', target: person, id: input.personId }];
+const references = (input: UpdateEmployeeInput): ReferenceCheck[] => [
+  { path: 'status.id', target: employeeStatus, id: input.status?.id },
+  { path: 'supervisor.id', target: employee, id: input.supervisor?.id },
+  { path: 'civilStatusId', target: civilStatus, id: input.civilStatusId },
+  { path: 'employeeTypeId', target: employeeType, id: input.employeeTypeId },
+  ...(input.teams ?? []).map((t, n) => ({ path: `teams.${n}.id`, target: team, id: t.id })),
+];
 
-function columns(input: UpdateEmployeeInput) {
+/** The full name of the linked person: the employee's name follows it (2023-04). */
+async function personName(w: WriteContext, personId: string): Promise<string> {
+  const [row] = await w.sql.read<{ name: string | null }>(
+    `SELECT COALESCE(NULLIF(full_name, ''), NULLIF(trim(concat_ws(' ', first_name, family_name_prefix, family_name)), '')) AS name
+       FROM person WHERE environment_id = $1 AND id = $2`,
+    [personId],
+  );
+  return row?.name ?? personId;
+}
+
+/** The status row a write names (by id, or by the active/inactive key), with its key. */
+async function statusOf(w: WriteContext, input: UpdateEmployeeInput): Promise<{ id: string; key: string } | undefined> {
+  if (input.status === null) return undefined;
+  if (input.status) {
+    const [row] = await w.sql.read<{ id: string; key: string }>(
+      'SELECT id, key FROM employee_status WHERE environment_id = $1 AND id = $2',
+      [input.status.id],
+    );
+    return row;
+  }
+  if (input.employmentStatus) {
+    const [row] = await w.sql.read<{ id: string; key: string }>(
+      'SELECT id, key FROM employee_status WHERE environment_id = $1 AND key = $2',
+      [input.employmentStatus],
+    );
+    return row ?? { id: '', key: input.employmentStatus };
+  }
+  return undefined;
+}
+
+async function columns(w: WriteContext, id: string | null, input: UpdateEmployeeInput) {
+  const status = await statusOf(w, input);
+  if (status?.key === 'unemployed') {
+    if (!id) {
+      throw new BusinessRuleError(
+        'A new employee cannot start out of employment: create the employee, then end the employment (2023-11).',
+      );
+    }
+    // the rule is about becoming unemployed: an employee who is already stays so without a check
+    const [current] = await w.sql.read<{ key: string | null }>(
+      `SELECT s.key FROM employee e LEFT JOIN employee_status s ON s.id = e.status_id WHERE e.environment_id = $1 AND e.id = $2`,
+      [id],
+    );
+    if (current?.key !== 'unemployed') await assertEmploymentMayEnd(w, id);
+  }
+  if (id && input.supervisor?.id === id) {
+    throw new ValidationError([{ path: 'supervisor.id', message: 'An employee cannot supervise itself.', code: 'invalid' }]);
+  }
+  const name = input.personId ? await personName(w, input.personId) : input.name;
   return {
-    name: input.name,
+    name,
     personId: input.personId,
+    userId: input.userId,
     function: input.function,
     workEmail: input.workEmail,
-    employmentStatus: input.employmentStatus,
+    workPhone: input.workPhone,
+    workMobile: input.workMobile,
+    bankAccount: input.bankAccount,
+    hourlySalesTariff: input.hourlySalesTariff,
+    hourlyCostTariff: input.hourlyCostTariff,
+    civilStatusId: input.civilStatusId,
+    employeeTypeId: input.employeeTypeId,
+    supervisorId: input.supervisor === null ? null : input.supervisor?.id,
+    ...(input.status === null ? { statusId: null } : {}),
+    ...(status ? { statusId: status.id || undefined, employmentStatus: status.key === 'active' ? 'active' : 'inactive' } : {}),
   };
+}
+
+/** The teams named become exactly the employee's teams. */
+async function writeTeams(w: WriteContext, employeeId: string, teams: { id: string }[] | undefined) {
+  if (!teams) return;
+  await w.tx.teamEmployee.deleteMany({ where: { employeeId } });
+  const unique = [...new Set(teams.map((t) => t.id))];
+  await w.tx.teamEmployee.createMany({
+    data: unique.map((teamId) => ({ id: newEntityId('teamemployee'), environmentId: SCOPED_ENVIRONMENT, teamId, employeeId })),
+  });
 }
 
 export const createEmployee: EntityCreate<CreateEmployeeInput> = {
   references,
-  async run({ tx }, input) {
+  async run(w, input) {
     const id = newEntityId('employee');
-    await tx.employee.create({ data: { ...columns(input), name: input.name, id, environmentId: SCOPED_ENVIRONMENT } });
+    const data = await columns(w, null, { employmentStatus: 'active', ...input });
+    await w.tx.employee.create({ data: { ...data, name: data.name ?? '', id, environmentId: SCOPED_ENVIRONMENT } });
+    await writeTeams(w, id, input.teams);
     return id;
   },
 };
 
 export const updateEmployee: EntityUpdate<UpdateEmployeeInput> = {
   references,
-  async run({ tx, now }, id, input) {
-    await tx.employee.update({ where: { id }, data: { ...columns(input), updatedAt: now } });
+  async run(w, id, input) {
+    await w.tx.employee.update({ where: { id }, data: { ...(await columns(w, id, input)), updatedAt: w.now } });
+    await writeTeams(w, id, input.teams);
   },
 };
