@@ -149,7 +149,7 @@ describe('hrm/employee', () => {
       linked_to: { organization_id: organization },
     });
     expect(org.status).toBe(400);
-    expect(errorsOf(org)).toContain('linked to an employee');
+    expect(errorsOf(org)).toContain('a document here is linked to one of: employee_id');
     expect(await databaseFingerprint(t.db)).toEqual(before);
     const doc = await post(acme, '/hrm/document', {
       upload_queue_id: queueId,

@@ -95,4 +95,6 @@ export const DOCUMENT_AREAS = {
   },
   projects: { module: 'projects', links: ['projectId'], typeFlags: ['isForProject', 'isVisibleOnAll'] },
   sales: { module: 'sales', links: ['saleId'], typeFlags: ['isForSale', 'isVisibleOnAll'] },
+  // employee files are personal: only the types meant for employees, not those visible on all
+  hrm: { module: 'hrm', links: ['employeeId'], typeFlags: ['isForEmployee'] },
 } as const satisfies Record<string, DocumentArea>;

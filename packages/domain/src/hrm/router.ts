@@ -1,14 +1,11 @@
 import { customFieldDefinitionRouter, modelCustomFieldGroupRouter } from '../customfields/router.js';
-import { createDocumentInput, updateDocumentInput } from '../documents/document.schema.js';
-import { removeDocument } from '../documents/remove-document.js';
+import { areaDocumentRouters, DOCUMENT_AREAS } from '../documents/area-documents.js';
 import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
 import { absenceRouter } from './absence/absence.router.js';
 import { contract } from './contract/contract.entity.js';
 import { createContractInput } from './contract/contract.schema.js';
 import { createContract } from './contract/contract.write.js';
-import { employeeDocument, employeeDocumentType } from './document/employee-document.entity.js';
-import { createEmployeeDocument, updateEmployeeDocument } from './document/employee-document.write.js';
 import { employeeRouter } from './employee/employee.router.js';
 import { leaveRouter } from './leave/leave.router.js';
 import {
@@ -40,14 +37,8 @@ export const hrmRouter = router({
   leaveType: router(entityQueries(leaveType)),
   leaveStatus: router(entityQueries(leaveStatus)),
   absenceType: router(entityQueries(absenceType)),
-  /** the document store's rows linked to an employee, written under the hrm right and held to that link */
-  document: router({
-    ...entityQueries(employeeDocument),
-    create: entityCreate(employeeDocument, createDocumentInput, createEmployeeDocument),
-    update: entityUpdate(employeeDocument, updateDocumentInput, updateEmployeeDocument),
-    delete: entityDelete(employeeDocument, removeDocument),
-  }),
-  documenttype: router(entityQueries(employeeDocumentType)),
+  /** the document store's rows linked to an employee, and the types meant for employees, under the hrm right */
+  ...areaDocumentRouters(DOCUMENT_AREAS.hrm),
   /** custom-field definitions and groups of employees (no values: the contract refuses their filters) */
   customFields: customFieldDefinitionRouter('employee', 'hrm'),
   customFieldGroups: modelCustomFieldGroupRouter('employee', 'hrm'),

@@ -1,5 +1,6 @@
+import { areaDocumentV2 } from '../documents/documents.js';
+import { areaDocumentTypeV2 } from '../documents/documenttype.js';
 import type { Contract } from '@bo/domain/hrm/contract/contract.entity';
-import type { EmployeeDocument, EmployeeDocumentType } from '@bo/domain/hrm/document/employee-document.entity';
 import type {
   AbsenceType,
   CivilStatus,
@@ -9,8 +10,6 @@ import type {
   LeaveType,
   Team,
 } from '@bo/domain/hrm/reference/hrm-lookups.entity';
-import { browserDownloadPath } from '../../browser-download.js';
-import { documentNames } from '../documents/documents.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { employeeReferenceV2 } from './employee-reference.js';
@@ -101,37 +100,8 @@ export const contractV2 = v2Resource<Contract>({
   conformance: false,
 });
 
-/**
- * hrm/document: the documents linked to an employee (reference: GetDocument; PostDocument,
- * PutDocument with the id in the body, DELETE): the document store's writes, under the hrm right.
- */
-export const employeeDocumentV2 = v2Resource<EmployeeDocument>({
-  path: 'hrm/document',
-  procedures: (c) => c.hrm.document,
-  names: documentNames,
-  referencePaths: { updateOnCollection: true },
-  read: (d) => ({
-    id: d.id,
-    title: d.title,
-    download_url: browserDownloadPath('document', d.id),
-    document_type: d.documentType ? { id: d.documentType.id, label: d.documentType.label } : null,
-    linked_to: d.linkedEmployeeId
-      ? [{ id: d.linkedEmployeeId, label: null, type: 'employee', employee_id: d.linkedEmployeeId }]
-      : [],
-    created_by: d.createdById ? { id: d.createdById, person_id: null, name: null } : null,
-    file_name: d.fileName,
-    file_size: d.fileSize,
-    content_type: d.contentType,
-    created_at: v2DateTime(d.createdAt),
-    updated_at: v2DateTime(d.updatedAt),
-  }),
-  conformance: false,
-});
+/** hrm/document: the documents linked to an employee (reference: GetDocument, PostDocument, PutDocument). */
+export const employeeDocumentV2 = areaDocumentV2('hrm/document', (c) => c.hrm.document);
 
-/** hrm/documenttype: the document types meant for employees (reference: GetDocumentType). */
-export const employeeDocumentTypeV2 = v2Resource<EmployeeDocumentType>({
-  path: 'hrm/documenttype',
-  procedures: (c) => c.hrm.documenttype,
-  names,
-  read: (t) => ({ ...(names.output(t) as Record<string, unknown>) }),
-});
+/** hrm/documenttype: the document types meant for employees. */
+export const employeeDocumentTypeV2 = areaDocumentTypeV2('hrm/documenttype', (c) => c.hrm.documenttype);
