@@ -10,6 +10,7 @@ import { seedDefaultServices } from './services/reference-data.seed.js';
 import { seedMessageTypes } from './timeline/reference-data.seed.js';
 import { seedDefaultWorkflows } from './workflows/default-workflows.seed.js';
 import { seedSalesLookups } from './sales/lookups/reference-data.seed.js';
+import { seedApprovalStatuses } from './hours/approval/approval-statuses.seed.js';
 
 /** Run in order for every new environment; each module appends its own. */
 export const environmentSeeders: EnvironmentSeeder[] = [
@@ -25,4 +26,5 @@ export const environmentSeeders: EnvironmentSeeder[] = [
   seedMessageTypes,
   seedDefaultWorkflows,
   seedSalesLookups,
+  seedApprovalStatuses,
 ];

@@ -1,8 +1,40 @@
-import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
-import { router } from '../trpc.js';
+import { z } from 'zod';
+import {
+  entityCreate,
+  entityCreateCommand,
+  entityDelete,
+  entityQueries,
+  entityUpdate,
+  entityUpdateCommand,
+} from '../shared/entity/index.js';
+import { moduleProcedure, router } from '../trpc.js';
+import { approval, approvalStatus } from './approval/approval.entity.js';
+import {
+  approvalInput,
+  approvalUpdateInput,
+  periodInput,
+  submissionQuery,
+  submissionStatus,
+  weekInput,
+} from './approval/approval.schema.js';
+import {
+  approveWeek,
+  changeApproval,
+  decideWeek,
+  rejectWeek,
+  submissionStatuses,
+  submitPeriod,
+  submitWeek,
+  withdrawApproval,
+} from './approval/approval.write.js';
+import { hours } from './hours/hours.entity.js';
+import { createHoursInput, updateHoursInput } from './hours/hours.schema.js';
+import { createHours, removeHours, updateHours } from './hours/hours.write.js';
 import { hourType } from './hourstype/hourstype.entity.js';
 import { createHourTypeInput, updateHourTypeInput } from './hourstype/hourstype.schema.js';
 import { createHourType, updateHourType } from './hourstype/hourstype.write.js';
+
+const idOut = z.object({ id: z.string() });
 
 export const hoursRouter = router({
   hourstype: router({
@@ -10,5 +42,52 @@ export const hoursRouter = router({
     create: entityCreate(hourType, createHourTypeInput, createHourType),
     update: entityUpdate(hourType, updateHourTypeInput, updateHourType),
     delete: entityDelete(hourType),
+  }),
+  /** hour registrations: the booking rules in hours.write.ts */
+  hours: router({
+    ...entityQueries(hours),
+    create: entityCreate(hours, createHoursInput, createHours),
+    update: entityUpdate(hours, updateHoursInput, updateHours),
+    delete: entityDelete(hours, removeHours),
+    /** v3 commands: answer the hours as stored */
+    createCommand: entityCreateCommand(hours, createHoursInput, createHours),
+    updateCommand: entityUpdateCommand(hours, updateHoursInput, updateHours),
+  }),
+  approvalstatus: router({ ...entityQueries(approvalStatus) }),
+  /** the weekly approval flow; every transition is a row of hours/approval */
+  approval: router({
+    ...entityQueries(approval),
+    create: moduleProcedure('hours', 'write')
+      .input(z.object({ data: approvalInput }))
+      .output(idOut)
+      .mutation(({ ctx, input }) => decideWeek(ctx, input.data)),
+    update: moduleProcedure('hours', 'write')
+      .input(z.object({ id: z.string().min(1), data: approvalUpdateInput }))
+      .output(idOut)
+      .mutation(({ ctx, input }) => changeApproval(ctx, input.id, input.data)),
+    delete: moduleProcedure('hours', 'write')
+      .input(z.object({ id: z.string().min(1) }))
+      .output(idOut)
+      .mutation(({ ctx, input }) => withdrawApproval(ctx, input.id)),
+    submit: moduleProcedure('hours', 'write')
+      .input(weekInput)
+      .output(idOut)
+      .mutation(({ ctx, input }) => submitWeek(ctx, input)),
+    approve: moduleProcedure('hours', 'write')
+      .input(weekInput)
+      .output(idOut)
+      .mutation(({ ctx, input }) => approveWeek(ctx, input)),
+    reject: moduleProcedure('hours', 'write')
+      .input(weekInput)
+      .output(idOut)
+      .mutation(({ ctx, input }) => rejectWeek(ctx, input)),
+    submitPeriod: moduleProcedure('hours', 'write')
+      .input(periodInput)
+      .output(z.object({ ids: z.array(z.string()) }))
+      .mutation(({ ctx, input }) => submitPeriod(ctx, input)),
+    submissions: moduleProcedure('hours', 'read')
+      .input(submissionQuery)
+      .output(z.array(submissionStatus))
+      .query(({ ctx, input }) => submissionStatuses(ctx, input)),
   }),
 });
