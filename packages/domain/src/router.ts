@@ -14,6 +14,8 @@ import { webhooksRouter } from './webhooks/router.js';
 import { customfieldsRouter } from './customfields/router.js';
 import { salesRouter } from './sales/router.js';
 import { workflowsRouter } from './workflows/workflow.router.js';
+import { mileageRouter } from './mileage/router.js';
+import { timersRouter } from './timers/router.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
 export const appRouter = router({
@@ -33,6 +35,8 @@ export const appRouter = router({
   customfields: customfieldsRouter,
   sales: salesRouter,
   workflows: workflowsRouter,
+  mileage: mileageRouter,
+  timers: timersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,9 @@ import { projectEndpoints } from './project.js';
 import { saleEndpoints } from './sale.js';
 import type { TypedEndpoint } from './types.js';
 import { webhookEndpoints } from './webhook.js';
+import { hoursEndpoints } from './hours.js';
+import { timerEndpoints } from './timer.js';
+import { timesheetEndpoints } from './timesheet.js';
 
 export type Endpoint = TypedEndpoint;
 
@@ -16,5 +19,8 @@ export const endpoints: Record<string, Endpoint> = {
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
   ...saleEndpoints,
+  ...hoursEndpoints,
+  ...timesheetEndpoints,
+  ...timerEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

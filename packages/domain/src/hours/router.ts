@@ -28,6 +28,8 @@ import {
   withdrawApproval,
 } from './approval/approval.write.js';
 import { hours } from './hours/hours.entity.js';
+import { hoursPage, hoursPageInput } from './hours/hours.page.js';
+import { timesheetPage, timesheetRowSchema } from './timesheet/timesheet.query.js';
 import { createHoursInput, updateHoursInput } from './hours/hours.schema.js';
 import { createHours, removeHours, updateHours } from './hours/hours.write.js';
 import { hourType } from './hourstype/hourstype.entity.js';
@@ -52,6 +54,24 @@ export const hoursRouter = router({
     /** v3 commands: answer the hours as stored */
     createCommand: entityCreateCommand(hours, createHoursInput, createHours),
     updateCommand: entityUpdateCommand(hours, updateHoursInput, updateHours),
+    /** v3 hours.list: filters employeeId, projectId, date[ge], date[le] */
+    page: moduleProcedure('hours', 'read')
+      .input(hoursPageInput)
+      .query(({ ctx, input }) => hoursPage(ctx, input)),
+  }),
+  timesheet: router({
+    page: moduleProcedure('hours', 'read')
+      .input(hoursPageInput)
+      .output(
+        z.object({
+          items: z.array(timesheetRowSchema),
+          page: z.number(),
+          itemsPerPage: z.number(),
+          totalItems: z.number(),
+          totalPages: z.number(),
+        }),
+      )
+      .query(({ ctx, input }) => timesheetPage(ctx, input)),
   }),
   approvalstatus: router({ ...entityQueries(approvalStatus) }),
   /** the weekly approval flow; every transition is a row of hours/approval */

@@ -2,8 +2,18 @@ import type { AnyV2Operation } from '../v2-operation.js';
 import type { AnyV2Resource } from '../v2-resource.js';
 import { approvalStatusV2Resource, approvalV2Resource, submissionV2Operations } from './approval.js';
 import { hoursV2Resource } from './hours.js';
+import { expenseV2Resources } from '../costs/expense.js';
+import { mileageV2Resources } from '../mileage/mileage.js';
+import { timerV2Resource } from '../timers/timer.js';
 
 /** Hours, time and costs (issue 10): registrations, the weekly approval flow, timers, mileage and expenses. */
-export const hoursV2Resources: AnyV2Resource[] = [hoursV2Resource, approvalV2Resource, approvalStatusV2Resource];
+export const hoursV2Resources: AnyV2Resource[] = [
+  hoursV2Resource,
+  approvalV2Resource,
+  approvalStatusV2Resource,
+  timerV2Resource,
+  ...mileageV2Resources,
+  ...expenseV2Resources,
+];
 
 export const hoursV2Operations: AnyV2Operation[] = [...submissionV2Operations];
