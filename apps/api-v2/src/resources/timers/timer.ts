@@ -28,7 +28,15 @@ export const timerV2Resource = v2Resource<Timer>({
     min_seconds_step: null,
     employee: x.employee ? employeeSimpleV2(x.employee) : null,
     project: projectSimpleV2(x.project),
-    projectservice: x.projectService ? { id: x.projectService.id, name: x.projectService.name } : null,
+    projectservice: x.projectService
+      ? {
+          id: x.projectService.id,
+          name: x.projectService.name,
+          default_service_id: x.projectService.defaultServiceId ?? null,
+          revenue_group_id: x.projectService.revenueGroupId ?? null,
+          use_in_resource_planner: null,
+        }
+      : null,
     hourstype: x.hourType ? hourTypeV2(x.hourType) : null,
     related_hours: x.relatedHours
       ? {
