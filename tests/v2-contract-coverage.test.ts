@@ -36,10 +36,20 @@ const REQUIRED_PREFIXES = [
   '/timeline/',
   '/upload/',
   '/customfields/',
+  '/hours/',
+  '/mileage/',
+  '/timers/',
+  '/costs/',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue: sales document writes (issue 12). */
-const NOT_YET: RegExp[] = [/^(PUT|POST|DELETE) \/sales\/document(\/\{id\})?$/];
+const NOT_YET: RegExp[] = [
+  /^(PUT|POST|DELETE) \/sales\/document(\/\{id\})?$/,
+  // hours/leave and hours/absence: bookings of leave and absence, built by the HRM issue
+  /^(PUT|POST) \/hours\/(leave|absence)(\/\{id\})?$/,
+  // hours/timesheetrow (issue 10): not built yet
+  /^(GET|POST|PUT|DELETE) \/hours\/timesheetrow(\/.*)?$/,
+];
 
 let t: TestService;
 let api: ApiClient;
