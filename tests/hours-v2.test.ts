@@ -265,3 +265,36 @@ describe('bad input on hours/hours: 400, nothing changes', () => {
     await refused('POST', '/hours/hours', hoursBody(b, { projectservice_id: theirs.service }), 'projectservice_id');
   });
 });
+
+describe('budgets', () => {
+  it('planningBudget of services and projects shows real spent values from hours (hours × tariff) and costs', async () => {
+    const x = await bookable(acme, 'Budget');
+    await v2Post(acme, '/hours/hours', hoursBody(x, { start_date: '2026-03-02', duration_in_minutes: 90 }));
+    await v2Post(
+      acme,
+      '/hours/hours',
+      hoursBody(x, { start_date: '2026-04-01', duration_in_minutes: 60, type_id: x.unbillableType }),
+    );
+    const service = await v2Data<Row>(acme, `/projects/service/${x.service}/planningBudget?by=projectservicehourstype`);
+    // 1.5 h × 100 + 1 h × 80
+    expect(service).toMatchObject({
+      hours: { amount_spent: 2.5, value_spent: 230 },
+      costs: { value_spent: 0 },
+      total: { value_spent: 230 },
+    });
+    const lines = service.hour_types as { hourstype_id: string; amount_spent: number; value_spent: number }[];
+    expect(lines.find((l) => l.hourstype_id === x.hourType)).toMatchObject({ amount_spent: 1.5, value_spent: 150 });
+    expect(lines.find((l) => l.hourstype_id === x.unbillableType)).toMatchObject({ amount_spent: 1, value_spent: 80 });
+    const until = await v2Data<Row>(acme, `/projects/service/${x.service}/planningBudget?until_date=2026-03-31`);
+    expect(until).toMatchObject({ hours: { amount_spent: 1.5, value_spent: 150 } });
+    const project = await v2Data<Row>(acme, `/projects/project/${x.project}/planningBudget`);
+    expect(project).toMatchObject({ hours: { amount_spent: 2.5, value_spent: 230 }, total: { value_spent: 230 } });
+  });
+
+  it('the project’s budget figures on v2 reads follow the same values', async () => {
+    const x = await bookable(acme, 'Budget read');
+    await v2Post(acme, '/hours/hours', hoursBody(x, { start_date: '2026-03-03', duration_in_minutes: 120 }));
+    const p = await v2Data<{ budget: Record<string, Record<string, number>> }>(acme, `/projects/project/${x.project}`);
+    expect(p.budget).toMatchObject({ hours: { amount_spent: 2, value_spent: 200 }, total: { value_spent: 200 } });
+  });
+});

@@ -66,7 +66,8 @@ export const submissionV2Operations = [
     call: (c) => c.hours.approval.submissions,
     names: periodNames,
     input: submissionQuery,
-    output: z.array(submissionStatus),
+    // the answer in v2 names (reference: SubmissionStatus)
+    output: z.array(z.object({ employee_id: z.string(), date: z.string(), status: submissionStatus.shape.status })),
     show: (rows: z.infer<typeof submissionStatus>[]) =>
       rows.map((r) => ({ employee_id: r.employeeId, date: r.date, status: r.status })),
   }),
