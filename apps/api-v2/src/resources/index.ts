@@ -33,7 +33,7 @@ import { documentsV2Resources } from './documents/index.js';
 import { timelineV2Resources } from './timeline/timeline.js';
 import type { AnyV2Resource } from './v2-resource.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
-import { hoursV2Operations, hoursV2Resources } from './hours/index.js';
+import { hoursV2Operations, hoursV2Resources, hoursV2RowOperations } from './hours/index.js';
 
 /** Every v2 resource declared the new way; the rest are still mounted from the domain's registry. */
 export const v2Resources: AnyV2Resource[] = [
@@ -80,4 +80,4 @@ export const v2Resources: AnyV2Resource[] = [
 export const v2Operations: AnyV2Operation[] = [...mergeOperations, ...hoursV2Operations];
 
 /** Operations of their own path on one row (sales/quoteemail/{id}, sales/converttoproject/{id}). */
-export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2];
+export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2, ...hoursV2RowOperations];

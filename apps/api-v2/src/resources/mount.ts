@@ -162,7 +162,12 @@ export function mountV2Resource(
 /** Mounts one v2 operation: the body (or query) in v2 names in, the answer in v2 names out. */
 export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (req: Request) => Record<string, unknown>): void {
   const handler = async (req: Request, res: Response) => {
-    const raw = op.method === 'GET' ? Object.fromEntries(new URLSearchParams(rawQuery(req))) : bodyObject(req);
+    const raw =
+      op.method === 'GET'
+        ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+        : op.arrayBody && Array.isArray(req.body)
+          ? { [op.arrayBody]: req.body }
+          : bodyObject(req);
     const input = op.names.input(raw) as never;
     let answer: unknown;
     try {
@@ -186,7 +191,7 @@ export function mountV2RowOperation(
   const route = `/${operation.path}/:id`;
   const run = async (req: Request, res: Response) => {
     const body =
-      operation.method === 'GET'
+      operation.method === 'GET' || operation.method === 'DELETE'
         ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
         : req.body === undefined
           ? {}
@@ -202,5 +207,6 @@ export function mountV2RowOperation(
   };
   if (operation.method === 'GET') app.get(route, run);
   else if (operation.method === 'PUT') app.put(route, run);
+  else if (operation.method === 'DELETE') app.delete(route, run);
   else app.post(route, run);
 }

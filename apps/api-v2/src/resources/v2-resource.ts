@@ -70,7 +70,7 @@ export interface V2Resource<Row> {
 export interface V2RowOperation {
   /** below /api/v2, without the id */
   path: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   names: V2Names;
   call(caller: Caller): (input: { id: string; data: never }) => Promise<unknown>;
   /** the v2 shape of the answer; it may read more through the caller */

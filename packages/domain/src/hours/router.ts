@@ -30,6 +30,17 @@ import {
 import { hours } from './hours/hours.entity.js';
 import { hoursPage, hoursPageInput } from './hours/hours.page.js';
 import { timesheetPage, timesheetRowSchema } from './timesheet/timesheet.query.js';
+import {
+  createTimesheetRow,
+  createTimesheetRowInput,
+  listTimesheetRows,
+  mostRecentPeriod,
+  mostRecentQuery,
+  orderInput,
+  orderTimesheetRows,
+  timesheetRow,
+  timesheetRowsQuery,
+} from './timesheet/timesheet-row.js';
 import { createHoursInput, updateHoursInput } from './hours/hours.schema.js';
 import { createHours, removeHours, updateHours } from './hours/hours.write.js';
 import { hourType } from './hourstype/hourstype.entity.js';
@@ -72,6 +83,26 @@ export const hoursRouter = router({
         }),
       )
       .query(({ ctx, input }) => timesheetPage(ctx, input)),
+  }),
+  /** the rows of employees' timesheets (v2 hours/timesheetrow) */
+  timesheetrow: router({
+    list: moduleProcedure('hours', 'read')
+      .input(timesheetRowsQuery)
+      .output(z.array(timesheetRow.schema))
+      .query(({ ctx, input }) => listTimesheetRows(ctx, input)),
+    create: moduleProcedure('hours', 'write')
+      .input(createTimesheetRowInput)
+      .output(idOut)
+      .mutation(({ ctx, input }) => createTimesheetRow(ctx, input)),
+    mostRecent: moduleProcedure('hours', 'read')
+      .input(mostRecentQuery)
+      .output(z.object({ startDate: z.string().nullable(), endDate: z.string().nullable() }))
+      .query(({ ctx, input }) => mostRecentPeriod(ctx, input)),
+    order: moduleProcedure('hours', 'write')
+      .input(orderInput)
+      .output(z.object({ ids: z.array(z.string()) }))
+      .mutation(({ ctx, input }) => orderTimesheetRows(ctx, input)),
+    delete: entityDelete(timesheetRow),
   }),
   approvalstatus: router({ ...entityQueries(approvalStatus) }),
   /** the weekly approval flow; every transition is a row of hours/approval */

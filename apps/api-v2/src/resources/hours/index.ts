@@ -2,6 +2,8 @@ import type { AnyV2Operation } from '../v2-operation.js';
 import type { AnyV2Resource } from '../v2-resource.js';
 import { approvalStatusV2Resource, approvalV2Resource, submissionV2Operations } from './approval.js';
 import { hoursV2Resource } from './hours.js';
+import { timesheetRowV2Delete, timesheetRowV2Operations } from './timesheetrow.js';
+import type { V2RowOperation } from '../v2-resource.js';
 import { expenseV2Resources } from '../costs/expense.js';
 import { mileageV2Resources } from '../mileage/mileage.js';
 import { timerV2Resource } from '../timers/timer.js';
@@ -16,4 +18,6 @@ export const hoursV2Resources: AnyV2Resource[] = [
   ...expenseV2Resources,
 ];
 
-export const hoursV2Operations: AnyV2Operation[] = [...submissionV2Operations];
+export const hoursV2Operations: AnyV2Operation[] = [...submissionV2Operations, ...timesheetRowV2Operations];
+
+export const hoursV2RowOperations: V2RowOperation[] = [timesheetRowV2Delete];
