@@ -194,3 +194,28 @@ describe('expenses: costs/expense, hours/employeeexpenses, hours/employeeexpense
     expect((await acme.v2('POST', '/hours/employeeexpenses', {})).status).toBe(405);
   });
 });
+
+describe('hours/projectservices and costs/projectservices', () => {
+  it('list the project services hours, or costs, can be booked on', async () => {
+    const x = await bookable(acme, 'Bookable');
+    const noCosts = await v2Post(acme, '/projects/service', {
+      project_id: x.project,
+      name: 'Hours only',
+      invoice_method: 'Hours',
+      track_cost: false,
+    });
+    await acme.v2('PUT', `/projects/service/${x.service}`, { track_hours: false });
+    const forHours = await v2Data<Row[]>(acme, `/hours/projectservices?q[project.id]=${x.project}`);
+    expect(forHours.map((s) => s.id)).toEqual([noCosts]);
+    const forCosts = await v2Data<Row[]>(acme, `/costs/projectservices?q[project.id]=${x.project}`);
+    expect(forCosts.map((s) => s.id)).toEqual([x.service]);
+    expect(forCosts[0]).toMatchObject({
+      name: 'Bookable Work',
+      start_date: '2026-01-01',
+      until_date: '2026-12-31',
+      project: { id: x.project },
+    });
+    expect((await acme.v2('GET', `/hours/projectservices/${x.service}`)).status).toBe(404);
+    expect((await acme.v2('POST', '/hours/projectservices', {})).status).toBe(405);
+  });
+});

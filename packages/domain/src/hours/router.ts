@@ -28,6 +28,7 @@ import {
   withdrawApproval,
 } from './approval/approval.write.js';
 import { hours } from './hours/hours.entity.js';
+import { costsBookableService, hoursBookableService } from './projectservices/bookable-service.entity.js';
 import { hoursPage, hoursPageInput } from './hours/hours.page.js';
 import { timesheetPage, timesheetRowSchema } from './timesheet/timesheet.query.js';
 import {
@@ -105,6 +106,9 @@ export const hoursRouter = router({
     delete: entityDelete(timesheetRow),
   }),
   approvalstatus: router({ ...entityQueries(approvalStatus) }),
+  /** the project services hours, or costs, can be booked on (read-only) */
+  projectservices: router({ ...entityQueries(hoursBookableService) }),
+  costprojectservices: router({ ...entityQueries(costsBookableService) }),
   /** the weekly approval flow; every transition is a row of hours/approval */
   approval: router({
     ...entityQueries(approval),
