@@ -134,6 +134,8 @@ describe('contract rules on hours/hours', () => {
     for (const id of [approved, invoiced]) {
       const h = await v2Data<Row>(acme, `/hours/hours/${id}?select=is_editable,is_deletable,locked`);
       expect(h).toMatchObject({ is_editable: { value: false }, is_deletable: { value: false }, locked: true });
+      conforms('IsSatisfied', h.is_editable);
+      expect(JSON.stringify(h.is_deletable)).toMatch(id === invoiced ? /invoiced/ : /approved/);
       await refused('PUT', `/hours/hours/${id}`, { note: 'changed' }, 'hours_locked');
       await refused('DELETE', `/hours/hours/${id}`, undefined, 'hours_locked');
     }

@@ -33,7 +33,11 @@ export function projectSimpleV2(p: { id: string; name: string | null; projectNum
   };
 }
 
-const satisfied = (value: boolean, reason: string) => ({ value, reason: value ? null : { key: reason, label: reason } });
+/** IsSatisfied: the value, and why not when it is false. */
+const satisfied = (value: boolean, reason: string) => {
+  const message = `The hours are ${reason}; they can no longer be changed or deleted.`;
+  return { value, reason: value ? null : { message, translated_message: message } };
+};
 
 /** hours/hours (reference: GetHours); is_editable and is_deletable only when selected (2025-09). */
 export function hoursV2(h: Hours) {
