@@ -152,7 +152,22 @@ describe('expenses: costs/expense, hours/employeeexpenses, hours/employeeexpense
     conforms('Expense', e);
     expect(await v2Data<Row>(acme, `/hours/employeeexpense/${id}`)).toEqual(e);
     expect((await v2Data<Row[]>(acme, `/hours/employeeexpenses?q[employee.id]=${b.employee}`)).map((r) => r.id)).toContain(id);
-    expect(await eventsOf(id)).toEqual(['expense.created']);
+    // PUT and DELETE are our addition: an approved or invoiced expense can no longer change
+    expect((await acme.v2('PUT', `/costs/expense/${id}`, { amount: 4, note: 'Parking, two days' })).status).toBe(200);
+    expect(await v2Data<Row>(acme, `/costs/expense/${id}`)).toMatchObject({
+      amount: 4,
+      total_price: 48,
+      note: 'Parking, two days',
+    });
+    await t.db.query(`UPDATE expense SET approval_status = 'approved' WHERE id = $1`, [id]);
+    const before = await hoursFingerprint(t);
+    const locked = await acme.v2('DELETE', `/costs/expense/${id}`);
+    expect(locked.status).toBe(400);
+    expect(errorsOf(locked)).toContain('expense_locked');
+    expect(await hoursFingerprint(t)).toBe(before);
+    await t.db.query(`UPDATE expense SET approval_status = 'open' WHERE id = $1`, [id]);
+    expect((await acme.v2('DELETE', `/costs/expense/${id}`)).status).toBe(200);
+    expect(await eventsOf(id)).toEqual(['expense.created', 'expense.updated', 'expense.deleted']);
   });
 
   it('costs can be booked only on a service with track_cost', async () => {

@@ -300,3 +300,17 @@ describe('budgets', () => {
     expect(p.budget).toMatchObject({ hours: { amount_spent: 2, value_spent: 200 }, total: { value_spent: 200 } });
   });
 });
+
+describe('what hours keep', () => {
+  it('a service, a project or an employee with hours cannot be deleted while the hours exist (400, nothing changes)', async () => {
+    const x = await bookable(acme, 'Keeps');
+    const id = await v2Post(acme, '/hours/hours', hoursBody(x, { start_date: '2026-03-20' }));
+    for (const path of [`/projects/service/${x.service}`, `/projects/project/${x.project}`, `/hrm/employee/${x.employee}`]) {
+      const before = await hoursFingerprint(t);
+      const res = await acme.v2('DELETE', path);
+      expect([400, 409, 422], `${path}: ${res.text}`).toContain(res.status);
+      expect(await hoursFingerprint(t)).toBe(before);
+    }
+    expect((await acme.v2('GET', `/hours/hours/${id}`)).status).toBe(200);
+  });
+});

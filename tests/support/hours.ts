@@ -131,6 +131,7 @@ export async function hoursFingerprint(t: TestService): Promise<string> {
             (SELECT count(*) FROM hour_approval) AS approvals,
             (SELECT count(*) FROM timer) AS timers,
             (SELECT count(*) FROM mileage) AS mileage,
+            (SELECT md5(coalesce(string_agg(e::text, '|' ORDER BY e.id), '')) FROM expense e) AS expenses,
             (SELECT count(*) FROM event) AS events`,
   );
   return JSON.stringify(rows);

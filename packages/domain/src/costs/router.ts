@@ -1,9 +1,9 @@
-import { entityCreate, entityQueries } from '../shared/entity/index.js';
+import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
 import { costType } from './coststype/coststype.entity.js';
 import { expense } from './expense/expense.entity.js';
-import { createExpenseInput } from './expense/expense.schema.js';
-import { createExpense } from './expense/expense.write.js';
+import { createExpenseInput, updateExpenseInput } from './expense/expense.schema.js';
+import { createExpense, removeExpense, updateExpense } from './expense/expense.write.js';
 
 export const costsRouter = router({
   coststype: router(entityQueries(costType)),
@@ -11,5 +11,7 @@ export const costsRouter = router({
   expense: router({
     ...entityQueries(expense),
     create: entityCreate(expense, createExpenseInput, createExpense),
+    update: entityUpdate(expense, updateExpenseInput, updateExpense),
+    delete: entityDelete(expense, removeExpense),
   }),
 });

@@ -69,6 +69,15 @@ export const hoursRouter = router({
     /** v3 hours.list: filters employeeId, projectId, date[ge], date[le] */
     page: moduleProcedure('hours', 'read')
       .input(hoursPageInput)
+      .output(
+        z.object({
+          items: z.array(hours.schema),
+          page: z.number(),
+          itemsPerPage: z.number(),
+          totalItems: z.number(),
+          totalPages: z.number(),
+        }),
+      )
       .query(({ ctx, input }) => hoursPage(ctx, input)),
   }),
   timesheet: router({

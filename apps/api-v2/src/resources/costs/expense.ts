@@ -1,5 +1,5 @@
 import { type Expense, expense } from '@bo/domain/costs/expense/expense.entity';
-import { createExpenseInput } from '@bo/domain/costs/expense/expense.schema';
+import { createExpenseInput, updateExpenseInput } from '@bo/domain/costs/expense/expense.schema';
 import { employeeSimpleV2 } from '../hrm/employee.js';
 import { projectSimpleV2 } from '../hours/hours.js';
 import { v2Names } from '../v2-names.js';
@@ -68,14 +68,14 @@ function expenseV2(e: Expense) {
 }
 
 /**
- * costs/expense (GET; POST is our addition, the reference has no way to book costs), and
+ * costs/expense (GET; POST, PUT and DELETE are our addition, the reference has no way to book costs), and
  * the same expenses as hours/employeeexpenses (list) and hours/employeeexpense/{id}.
  */
 export const expenseV2Resources: AnyV2Resource[] = [
   v2Resource<Expense>({
     path: 'costs/expense',
     entity: expense,
-    inputs: { create: createExpenseInput },
+    inputs: { create: createExpenseInput, update: updateExpenseInput, remove: true },
     procedures: (c) => c.costs.expense,
     names,
     read: expenseV2,

@@ -17,3 +17,12 @@ export const createExpenseInput = z.object({
     .optional(),
 });
 export type CreateExpenseInput = z.infer<typeof createExpenseInput>;
+
+/** What an expense may change; its service and cost type stay. */
+export const updateExpenseInput = z.object({
+  startDate: dateInput.optional(),
+  amount: createExpenseInput.shape.amount.optional(),
+  purchasePrice: createExpenseInput.shape.purchasePrice,
+  note: createExpenseInput.shape.note,
+});
+export type UpdateExpenseInput = z.infer<typeof updateExpenseInput>;

@@ -1,9 +1,9 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { BookingRefused } from '../../hours/hours/hours.write.js';
-import type { EntityCreate } from '../../shared/entity/index.js';
+import type { EntityCreate, EntityRemove, EntityUpdate, WriteContext } from '../../shared/entity/index.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
-import type { CreateExpenseInput } from './expense.schema.js';
+import type { CreateExpenseInput, UpdateExpenseInput } from './expense.schema.js';
 
 /**
  * Books costs: only on a service with track_cost, with a cost type the service carries,
@@ -72,4 +72,36 @@ export const createExpense: EntityCreate<CreateExpenseInput> = {
     }
     return id;
   },
+};
+
+/** An approved or invoiced expense can no longer change. */
+async function assertChangeable(w: WriteContext, id: string) {
+  const e = await w.tx.expense.findUniqueOrThrow({ where: { id }, select: { invoiceId: true, approvalStatus: true } });
+  if (e.invoiceId || e.approvalStatus === 'approved') {
+    throw new BookingRefused(
+      'expense_locked',
+      `The expense is ${e.invoiceId ? 'invoiced' : 'approved'}; it can no longer change.`,
+    );
+  }
+}
+
+export const updateExpense: EntityUpdate<UpdateExpenseInput> = {
+  async run(w, id, input) {
+    await assertChangeable(w, id);
+    await w.tx.expense.update({
+      where: { id },
+      data: {
+        startDate: input.startDate,
+        amount: input.amount,
+        purchasePrice: input.purchasePrice,
+        note: input.note,
+        updatedAt: w.now,
+      },
+    });
+  },
+};
+
+export const removeExpense: EntityRemove = async (w, id) => {
+  await assertChangeable(w, id);
+  await w.sql.deleteById('expense', id);
 };
