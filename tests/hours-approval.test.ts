@@ -161,3 +161,37 @@ describe('approval flow', () => {
     expect(await hoursFingerprint(t)).toBe(before);
   });
 });
+
+describe('the week’s mileage follows its approval', () => {
+  it('approving a week approves its mileage too, which is then locked', async () => {
+    const b = await bookable(acme, 'Mileage week');
+    await v2Post(acme, '/hours/hours', hoursBody(b, { start_date: '2026-04-13' }));
+    const m = await v2Post(acme, '/mileage/mileage', {
+      employee_id: b.employee,
+      project_id: b.project,
+      mileage: 12,
+      start_date: '2026-04-14',
+    });
+    const s = await statuses();
+    await v2Post(acme, '/hours/submit', { employee_id: b.employee, start_date: '2026-04-13' });
+    await v2Post(acme, '/hours/approval', { employee_id: b.employee, date: '2026-04-13', approvalstatus_id: s.approved });
+    expect((await v2Data<Row>(acme, `/mileage/mileage/${m}`)).approvalstatus).toMatchObject({ label: 'Approved' });
+    const res = await acme.v2('PUT', `/mileage/mileage/${m}`, { mileage: 20 });
+    expect(res.status).toBe(400);
+    expect(errorsOf(res)).toContain('mileage_locked');
+  });
+});
+
+describe('rights', () => {
+  it('reading hours needs the hours right, booking them its write level', async () => {
+    const b = await bookable(acme, 'Rights');
+    const reader = await t.user('acme', 'reader@acme.test', { hours: 'read', projects: 'read', hrm: 'read' });
+    const nobody = await t.user('acme', 'nobody@acme.test', { crm: 'write' });
+    expect((await reader.v2('GET', '/hours/hours')).status).toBe(200);
+    expect((await nobody.v2('GET', '/hours/hours')).status).toBe(403);
+    const before = await hoursFingerprint(t);
+    expect((await reader.v2('POST', '/hours/hours', hoursBody(b))).status).toBe(403);
+    expect((await reader.v2('POST', '/hours/submit', { employee_id: b.employee, start_date: '2026-03-02' })).status).toBe(403);
+    expect(await hoursFingerprint(t)).toBe(before);
+  });
+});

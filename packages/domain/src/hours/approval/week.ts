@@ -3,6 +3,8 @@ import { recordChange, type WriteContext } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { ApprovalState } from '../hours/hours.entity.js';
 import { hours } from '../hours/hours.entity.js';
+import { expense } from '../../costs/expense/expense.entity.js';
+import { mileage } from '../../mileage/mileage.entity.js';
 import { approvalError } from './approval-errors.js';
 
 /** The Monday of the ISO week of a day (UTC dates). */
@@ -71,5 +73,19 @@ export async function transitionWeek(w: WriteContext, employeeId: string, day: D
     [employeeId, iso(weekStart), iso(weekEnd), to],
   );
   for (const h of changed) await recordChange(w, hours, h.id, 'updated');
+  // the week's mileage and expenses follow the same approval
+  for (const [table, entity] of [
+    ['mileage', mileage],
+    ['expense', expense],
+  ] as const) {
+    const moved = await w.sql.read<{ id: string }>(
+      `UPDATE ${table} SET approval_status = $5, updated_at = now()
+        WHERE environment_id = $1 AND employee_id = $2 AND start_date BETWEEN $3::date AND $4::date
+          AND invoice_id IS NULL AND approval_status <> $5
+       RETURNING id`,
+      [employeeId, iso(weekStart), iso(weekEnd), to],
+    );
+    for (const m of moved) await recordChange(w, entity, m.id, 'updated');
+  }
   return id;
 }
