@@ -314,3 +314,26 @@ describe('what hours keep', () => {
     expect((await acme.v2('GET', `/hours/hours/${id}`)).status).toBe(200);
   });
 });
+
+describe('concurrent bookings', () => {
+  it('parallel bookings of one employee-day never exceed 24 hours, and a timer started twice at once runs once', async () => {
+    const x = await bookable(acme, 'Parallel');
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        acme.v2('POST', '/hours/hours', hoursBody(x, { start_date: '2026-05-11', duration_in_minutes: 400 })),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 400, 400]);
+    const [sum] = await t.db.query<{ minutes: number }>(
+      `SELECT sum(duration_minutes)::int AS minutes FROM hour_registration WHERE employee_id = $1 AND start_date = '2026-05-11'`,
+      [x.employee],
+    );
+    expect(sum?.minutes).toBe(1200);
+    const timers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        acme.v2('POST', '/timers/timer', { employee_id: x.employee, projectservice_id: x.service, hourstype_id: x.hourType }),
+      ),
+    );
+    expect(timers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+  });
+});
