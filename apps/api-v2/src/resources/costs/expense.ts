@@ -26,10 +26,11 @@ function expenseV2(e: Expense) {
     id: e.id,
     project: projectSimpleV2(e.project),
     service_id: e.projectService?.id ?? null,
+    // without the costs right the cost type shows only its id and name
     costtype: ct
       ? {
           id: ct.id,
-          label: ct.label,
+          label: ct.label ?? null,
           costtype: null,
           budgeted_amount: null,
           tariff: e.tariff,
@@ -40,12 +41,12 @@ function expenseV2(e: Expense) {
     default_costtype: ct
       ? {
           id: ct.id,
-          label: ct.label,
-          blocked: ct.blocked,
-          tariff: ct.tariff,
-          is_unit_tariff: ct.isUnitTariff,
-          unit_name: ct.unitName,
-          is_attachment_allowed: ct.isAttachmentAllowed,
+          label: ct.label ?? null,
+          blocked: ct.blocked ?? null,
+          tariff: ct.tariff ?? null,
+          is_unit_tariff: ct.isUnitTariff ?? null,
+          unit_name: ct.unitName ?? null,
+          is_attachment_allowed: ct.isAttachmentAllowed ?? null,
         }
       : null,
     amount,

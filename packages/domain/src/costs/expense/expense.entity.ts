@@ -23,13 +23,14 @@ export const expense = defineEntity({
       z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }),
       { column: 'employee_id', restricted: true },
     ),
-    project: f.ref((): TargetEntity => project, projectReference, { column: 'project_id', restricted: true }),
+    /** the project of the service */
+    project: f.ref((): TargetEntity => project, projectReference, { column: 'project_id', restricted: true, writable: false }),
     projectService: f.ref(
       (): TargetEntity => projectService,
       z.object({ id: z.string(), name: z.string(), startDate: z.string().nullable(), endDate: z.string().nullable() }),
       { column: 'project_service_id', restricted: true },
     ),
-    costType: f.ref((): TargetEntity => costType, costTypeShape, { column: 'cost_type_id' }),
+    costType: f.ref((): TargetEntity => costType, costTypeShape, { column: 'cost_type_id', restricted: true }),
     startDate: f.date(),
     amount: f.decimal(),
     tariff: f.decimal(),

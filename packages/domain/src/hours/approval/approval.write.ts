@@ -3,7 +3,7 @@ import { employee } from '../../hrm/employee/employee.entity.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { UserContext } from '../../trpc.js';
 import type { ApprovalState } from '../hours/hours.entity.js';
-import { approval } from './approval.entity.js';
+import { approval, approvalStatus } from './approval.entity.js';
 import type { ApprovalInput, ApprovalUpdateInput, PeriodInput, SubmissionQuery, WeekInput } from './approval.schema.js';
 import { transitionWeek, weekStartOf } from './week.js';
 
@@ -58,7 +58,14 @@ export function submitPeriod(ctx: UserContext, input: PeriodInput) {
 
 /** Approves or rejects (or reopens) a week: a new transition. */
 export function decideWeek(ctx: UserContext, input: ApprovalInput) {
-  return inWrite(ctx, async (w) => ({ id: await recordTransition(w, input.employeeId, input.date, await stateOf(w, input)) }));
+  return inWrite(ctx, async (w) => {
+    // the references first, so that every missing one is reported together
+    await assertReferences(w.sql, [
+      { path: 'employeeId', target: employee, id: input.employeeId },
+      ...(input.approvalStatusId ? [{ path: 'approvalStatusId', target: approvalStatus, id: input.approvalStatusId }] : []),
+    ]);
+    return { id: await recordTransition(w, input.employeeId, input.date, await stateOf(w, input)) };
+  });
 }
 
 export function approveWeek(ctx: UserContext, input: WeekInput) {
