@@ -72,6 +72,39 @@ const MINIMAL: Record<string, () => Promise<Record<string, unknown>>> = {
     absence_type_id: await refsRow('absence_type'),
     start_date: '2025-01-01',
   }),
+  // hours, time and costs (issue 10): valid shapes whose ids name nothing, so every reference is refused together
+  'hours/hours': async () => ({
+    employee_id: 'employee:none',
+    projectservice_id: 'projectservice:none',
+    type_id: 'hourtype:none',
+    start_date: '2026-03-02',
+    duration_in_minutes: 60,
+  }),
+  'hours/approval': async () => ({ employee_id: 'employee:none', date: '2026-03-02', approvalstatus_id: 'approvalstatus:none' }),
+  'timers/timer': async () => ({
+    employee_id: 'employee:none',
+    projectservice_id: 'projectservice:none',
+    hourstype_id: 'hourtype:none',
+  }),
+  'mileage/mileage': async () => ({
+    employee_id: 'employee:none',
+    project_id: 'project:none',
+    mileage: 5,
+    start_date: '2026-03-02',
+  }),
+  'hours/mileage': async () => ({
+    employee_id: 'employee:none',
+    project_id: 'project:none',
+    mileage: 5,
+    start_date: '2026-03-02',
+  }),
+  'costs/expense': async () => ({
+    employee_id: 'employee:none',
+    projectservice_id: 'projectservice:none',
+    costtype_id: 'itemtype:none',
+    date: '2026-03-02',
+    amount: 1,
+  }),
 };
 
 /** A row of a table of this test's own environment. */

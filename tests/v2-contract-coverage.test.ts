@@ -44,8 +44,10 @@ const REQUIRED_PREFIXES = [
   '/invoices/',
   '/projects/reverseinvoice',
   '/hrm/',
-  '/hours/leave',
-  '/hours/absence',
+  '/hours/',
+  '/mileage/',
+  '/timers/',
+  '/costs/',
 ];
 
 /** Operations of the areas above that are not built yet, each with its issue (none today). */

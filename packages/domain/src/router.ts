@@ -16,6 +16,8 @@ import { salesRouter } from './sales/router.js';
 import { workflowsRouter } from './workflows/workflow.router.js';
 import { sharedRouter } from './items/router.js';
 import { storageRouter } from './storage/router.js';
+import { mileageRouter } from './mileage/router.js';
+import { timersRouter } from './timers/router.js';
 import { createCallerFactory, mergeRouters, router } from './trpc.js';
 
 export const appRouter = router({
@@ -37,6 +39,8 @@ export const appRouter = router({
   workflows: workflowsRouter,
   shared: sharedRouter,
   storage: storageRouter,
+  mileage: mileageRouter,
+  timers: timersRouter,
 });
 
 export type AppRouter = typeof appRouter;

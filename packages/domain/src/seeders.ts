@@ -12,6 +12,7 @@ import { seedDefaultWorkflows } from './workflows/default-workflows.seed.js';
 import { seedSalesLookups } from './sales/lookups/reference-data.seed.js';
 import { seedInvoicingReferenceData } from './invoices/reference-data.seed.js';
 import { seedHrmReferenceData } from './hrm/reference-data.seed.js';
+import { seedApprovalStatuses } from './hours/approval/approval-statuses.seed.js';
 
 /** Run in order for every new environment; each module appends its own. */
 export const environmentSeeders: EnvironmentSeeder[] = [
@@ -29,4 +30,5 @@ export const environmentSeeders: EnvironmentSeeder[] = [
   seedSalesLookups,
   seedInvoicingReferenceData,
   seedHrmReferenceData,
+  seedApprovalStatuses,
 ];

@@ -53,6 +53,7 @@ import {
 } from './hrm/lookups.js';
 import { timetableV2 } from './hrm/timetable.js';
 import { defaultActionV2, defaultTaskV2, defaultWorkflowGroupV2, defaultWorkflowV2, workflowV2 } from './workflows/workflow.js';
+import { hoursV2Operations, hoursV2Resources, hoursV2RowOperations } from './hours/index.js';
 
 /** Every v2 resource declared the new way; the rest are still mounted from the domain's registry. */
 export const v2Resources: AnyV2Resource[] = [
@@ -114,10 +115,11 @@ export const v2Resources: AnyV2Resource[] = [
   employeeDocumentTypeV2,
   employeeCustomFieldsV2,
   employeeCustomFieldGroupsV2,
+  ...hoursV2Resources,
 ];
 
 /** v2 paths that are operations rather than resources. */
-export const v2Operations: AnyV2Operation[] = [...mergeOperations, leaveBalanceV2];
+export const v2Operations: AnyV2Operation[] = [...mergeOperations, leaveBalanceV2, ...hoursV2Operations];
 
 /** Operations of their own path on one row (sales/quoteemail/{id}, sales/converttoproject/{id}). */
-export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2];
+export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2, ...hoursV2RowOperations];

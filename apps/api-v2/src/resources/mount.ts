@@ -35,6 +35,14 @@ export function mountV2Resource(
   const base = `/${resource.path}`;
   const { names } = resource;
   const call = (res: Response) => resource.procedures(res.locals.caller as Caller);
+  /** the v2 read, without the fields shown only when `select` names them */
+  const readFor = (row: unknown, select: string[] | undefined): Record<string, unknown> => {
+    const out = resource.read(row);
+    for (const key of resource.selectOnly ?? []) {
+      if (!select?.some((s) => s.trim() === key || s.trim().startsWith(`${key}.`))) delete out[key];
+    }
+    return out;
+  };
   const translated = async <T>(run: () => Promise<T>, paths: string[] = []): Promise<T> => {
     try {
       return await run();
@@ -64,14 +72,15 @@ export function mountV2Resource(
       if (p.metadata.has('limit')) metadata.limit = p.limit;
       if (p.metadata.has('offset')) metadata.offset = p.offset;
     }
-    const items = result.items.map((row) => applySelect(resource.read(row), p.select, resource.alwaysSelected));
+    const items = result.items.map((row) => applySelect(readFor(row, p.select), p.select, resource.alwaysSelected));
     sendData(res, items, metadata);
   });
 
   app.get(`${base}/:id`, async (req, res) => {
     const select = new URLSearchParams(rawQuery(req)).get('select');
     const row = await translated(() => call(res).get({ id: req.params.id as string }));
-    sendData(res, applySelect(resource.read(row), select ? parseSelect(select) : undefined, resource.alwaysSelected));
+    const selected = select ? parseSelect(select) : undefined;
+    sendData(res, applySelect(readFor(row, selected), selected, resource.alwaysSelected));
   });
 
   // extra row operations the resource declares (duplicate, planningBudget, …)
@@ -153,7 +162,12 @@ export function mountV2Resource(
 /** Mounts one v2 operation: the body (or query) in v2 names in, the answer in v2 names out. */
 export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (req: Request) => Record<string, unknown>): void {
   const handler = async (req: Request, res: Response) => {
-    const raw = op.method === 'GET' ? Object.fromEntries(new URLSearchParams(rawQuery(req))) : bodyObject(req);
+    const raw =
+      op.method === 'GET'
+        ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
+        : op.arrayBody && Array.isArray(req.body)
+          ? { [op.arrayBody]: req.body }
+          : bodyObject(req);
     const input = op.names.input(raw) as never;
     let answer: unknown;
     try {
@@ -177,7 +191,7 @@ export function mountV2RowOperation(
   const route = `/${operation.path}/:id`;
   const run = async (req: Request, res: Response) => {
     const body =
-      operation.method === 'GET'
+      operation.method === 'GET' || operation.method === 'DELETE'
         ? Object.fromEntries(new URLSearchParams(rawQuery(req)))
         : req.body === undefined
           ? {}
@@ -193,5 +207,6 @@ export function mountV2RowOperation(
   };
   if (operation.method === 'GET') app.get(route, run);
   else if (operation.method === 'PUT') app.put(route, run);
+  else if (operation.method === 'DELETE') app.delete(route, run);
   else app.post(route, run);
 }

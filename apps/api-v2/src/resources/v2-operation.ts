@@ -20,6 +20,8 @@ export interface V2Operation<O = unknown> {
   output: z.ZodType;
   /** the answer in v2 terms; the names' convention when absent */
   show?: (o: O) => unknown;
+  /** a body that is a JSON array (PUT hours/timesheetrow/order): passed as this key of the input */
+  arrayBody?: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds operations of any answer type

@@ -36,6 +36,8 @@ export interface V2Resource<Row> {
   read(row: Row): Record<string, unknown>;
   /** fields `select` always keeps beside `id` */
   alwaysSelected?: string[];
+  /** fields a read shows only when `select` names them (is_editable on hours/hours, 2025-09) */
+  selectOnly?: string[];
   /** the domain input schemas of the writes, for the document (`remove`: whether DELETE is offered) */
   inputs?: { create?: z.ZodType; update?: z.ZodType; remove?: boolean };
   /** v2 fields the mapping builds itself from an entity field of the same name (documented as built, not as declared) */
@@ -68,7 +70,7 @@ export interface V2Resource<Row> {
 export interface V2RowOperation {
   /** below /api/v2, without the id */
   path: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   names: V2Names;
   call(caller: Caller): (input: { id: string; data: never }) => Promise<unknown>;
   /** the v2 shape of the answer; it may read more through the caller */

@@ -11,6 +11,9 @@ import { webhookEndpoints } from './webhook.js';
 import { workflowEndpoints } from './workflow.js';
 import { invoiceEndpoints } from './invoice.js';
 import { paymentEndpoints } from './payment.js';
+import { hoursEndpoints } from './hours.js';
+import { timerEndpoints } from './timer.js';
+import { timesheetEndpoints } from './timesheet.js';
 
 export type Endpoint = TypedEndpoint;
 
@@ -28,5 +31,8 @@ export const endpoints: Record<string, Endpoint> = {
   ...timetableEndpoints,
   ...leaveEndpoints,
   ...absenceEndpoints,
+  ...hoursEndpoints,
+  ...timesheetEndpoints,
+  ...timerEndpoints,
 };
 export type { EndpointDoc, NamedSchema } from './types.js';

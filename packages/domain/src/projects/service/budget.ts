@@ -1,7 +1,10 @@
+import { z } from 'zod';
+
 /**
  * Budget of a service or a project. Budgets come from the service lines
  * (budgeted amount × tariff; a fixed price is its own budget); spent values
- * stay 0 until hour and cost registrations exist in this service.
+ * come from the hour registrations (duration × the tariff booked) and the
+ * expenses (amount × tariff) of the service, summed in SQL (`spentSql`).
  */
 export interface Budget {
   hours: { amountBudget: number; amountSpent: number; valueBudget: number; valueSpent: number };
@@ -25,7 +28,23 @@ export interface BudgetSource {
   costTypes: BudgetLine[];
   /** what invoices (not drafts) have billed */
   invoicedAmount: number;
+  /** what the service's hours and expenses have spent (absent: nothing) */
+  spent?: Spent | null;
 }
+
+/** What hours and costs have spent on a service. */
+export const spentShape = z.object({ minutes: z.number(), hoursValue: z.number(), costsValue: z.number() });
+export type Spent = z.infer<typeof spentShape>;
+
+/** The spent figures of the service aliased `t`, in SQL: hours × tariff and costs, on their indexes. */
+export const spentSql = (t: string) =>
+  `SELECT json_build_object(
+      'minutes', COALESCE(hs.minutes, 0), 'hoursValue', COALESCE(hs.value, 0), 'costsValue', COALESCE(cs.value, 0))
+     FROM (SELECT sum(h.duration_minutes)::float8 AS minutes,
+                  round(sum(h.duration_minutes * COALESCE(h.tariff, 0)) / 60.0, 2)::float8 AS value
+             FROM hour_registration h WHERE h.environment_id = ${t}.environment_id AND h.project_service_id = ${t}.id) hs,
+          (SELECT round(sum(e.amount * COALESCE(e.tariff, 0)), 2)::float8 AS value
+             FROM expense e WHERE e.environment_id = ${t}.environment_id AND e.project_service_id = ${t}.id) cs`;
 
 export function serviceBudget(s: BudgetSource): Budget {
   let hoursAmount = 0;
@@ -39,10 +58,20 @@ export function serviceBudget(s: BudgetSource): Budget {
   for (const c of s.costTypes) costsValue += (c.budgetedAmount ?? 0) * (c.tariff ?? 0);
   const fixed = s.invoiceMethod !== 'time_and_expenses' && s.price !== null;
   const total = fixed ? (s.price ?? 0) * (s.amount ?? 1) : hoursValue + costsValue;
+  const spent = s.spent ?? { minutes: 0, hoursValue: 0, costsValue: 0 };
   return {
-    hours: { amountBudget: round(hoursAmount), amountSpent: 0, valueBudget: round(hoursValue), valueSpent: 0 },
-    costs: { valueBudget: round(costsValue), valueSpent: 0 },
-    total: { valueBudget: round(total), valueSpent: 0, valueInvoiced: round(s.invoicedAmount) },
+    hours: {
+      amountBudget: round(hoursAmount),
+      amountSpent: round(spent.minutes / 60),
+      valueBudget: round(hoursValue),
+      valueSpent: round(spent.hoursValue),
+    },
+    costs: { valueBudget: round(costsValue), valueSpent: round(spent.costsValue) },
+    total: {
+      valueBudget: round(total),
+      valueSpent: round(spent.hoursValue + spent.costsValue),
+      valueInvoiced: round(s.invoicedAmount),
+    },
   };
 }
 
@@ -57,6 +86,10 @@ export function sumBudgets(budgets: Budget[]): Budget {
   });
   for (const b of budgets) {
     out.hours.amountBudget = round(out.hours.amountBudget + b.hours.amountBudget);
+    out.hours.amountSpent = round(out.hours.amountSpent + b.hours.amountSpent);
+    out.hours.valueSpent = round(out.hours.valueSpent + b.hours.valueSpent);
+    out.costs.valueSpent = round(out.costs.valueSpent + b.costs.valueSpent);
+    out.total.valueSpent = round(out.total.valueSpent + b.total.valueSpent);
     out.hours.valueBudget = round(out.hours.valueBudget + b.hours.valueBudget);
     out.costs.valueBudget = round(out.costs.valueBudget + b.costs.valueBudget);
     out.total.valueBudget = round(out.total.valueBudget + b.total.valueBudget);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { spentShape, spentSql } from './budget.js';
 import { costType, costTypeShape } from '../../costs/coststype/coststype.entity.js';
 import { hourType, hourTypeShape } from '../../hours/hourstype/hourstype.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
@@ -122,6 +123,8 @@ export const projectService = defineEntity({
       filter: false,
     }),
     invoicedAmount: f.computed('decimal', z.number(), invoicedSql),
+    /** hours × tariff and costs booked on the service (issue 10) */
+    spent: f.computed('json', spentShape, spentSql),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { spentShape } from './budget.js';
 import { costTypeShape } from '../../costs/coststype/coststype.entity.js';
 import { hourTypeShape } from '../../hours/hourstype/hourstype.entity.js';
 
@@ -44,4 +45,5 @@ export const serviceOfProjectShape = z.object({
   hourTypes: z.array(serviceHourTypeShape),
   costTypes: z.array(serviceCostTypeShape),
   invoicedAmount: z.number(),
+  spent: spentShape,
 });

@@ -1,0 +1,262 @@
+import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
+import { deleteCustomFieldValues, writeCustomFields } from '../../customfields/index.js';
+import type { EntityCreate, EntityRemove, EntityUpdate, WriteContext } from '../../shared/entity/index.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { newEntityId } from '../../shared/ids.js';
+import { weekStateOf, weekStartOf } from '../approval/week.js';
+import { type CreateHoursInput, MINUTES_PER_DAY, type UpdateHoursInput } from './hours.schema.js';
+
+/** Refusals of a booking carry a stable code in their text (contract 2023-04), listed in the README. */
+export class BookingRefused extends BusinessRuleError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${message} [${code}]`);
+  }
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+interface Timing {
+  date: Date;
+  minutes: number;
+}
+
+/** The day and duration of a booking: from the duration or hours, or from a start and end date-time. */
+export function timingOf(input: {
+  startDate?: string | undefined;
+  endDate?: string | null | undefined;
+  durationMinutes?: number | undefined;
+  hours?: number | undefined;
+}): Timing | null {
+  if (input.startDate === undefined) return null;
+  const start = parseDateTime(input.startDate);
+  if (!start) {
+    throw new ValidationError([
+      { path: 'startDate', message: 'This value is not a valid date (YYYY-MM-DD).', code: 'invalid_date' },
+    ]);
+  }
+  let minutes = input.durationMinutes ?? (input.hours !== undefined ? Math.round(input.hours * 60) : undefined);
+  if (input.endDate) {
+    const end = parseDateTime(input.endDate);
+    if (!end) {
+      throw new ValidationError([
+        { path: 'endDate', message: 'This value is not a valid date (YYYY-MM-DD).', code: 'invalid_date' },
+      ]);
+    }
+    if (end < start) {
+      throw new ValidationError([{ path: 'endDate', message: 'The end lies before the start.', code: 'invalid_period' }]);
+    }
+    if (minutes === undefined && /[ T]\d\d:\d\d/.test(input.endDate))
+      minutes = Math.round((end.getTime() - start.getTime()) / 60_000);
+  }
+  if (minutes === undefined) {
+    throw new ValidationError([
+      { path: 'durationMinutes', message: 'Give the duration in minutes or the hours.', code: 'required' },
+    ]);
+  }
+  if (minutes < 1 || minutes > MINUTES_PER_DAY) {
+    throw new ValidationError([
+      { path: 'durationMinutes', message: 'The duration must be between one minute and 24 hours.', code: 'out_of_range' },
+    ]);
+  }
+  return { date: new Date(`${day(start)}T00:00:00.000Z`), minutes };
+}
+
+interface Booking {
+  employeeId: string;
+  projectServiceId: string;
+  hourTypeId: string;
+  projectId?: string | undefined;
+  date: Date;
+  minutes: number;
+  billable?: boolean | null | undefined;
+  /** the registration being changed (left out of the day's total) */
+  hoursId?: string;
+}
+
+/**
+ * The booking rules of hours: the service tracks hours and carries the hour type; the
+ * project is not closed and the service not invoiced; the employee has an assignment on
+ * the service covering the day (2025-03); the day lies in the service's registration
+ * timeframe (2025-07); no more than 24 hours a day; the week is not submitted or approved.
+ * Answers the project, billable and tariff the registration stores.
+ */
+export async function checkBooking(
+  w: WriteContext,
+  b: Booking,
+): Promise<{ projectId: string; billable: boolean; tariff: number | null }> {
+  const service = await w.tx.projectService.findUnique({
+    where: { id: b.projectServiceId },
+    include: { project: { include: { projectStatus: true } }, hourTypes: { include: { hourType: true } } },
+  });
+  if (!service) throw new NotFoundError('projectservice', b.projectServiceId);
+  if (b.projectId && b.projectId !== service.projectId) {
+    throw new ValidationError([
+      { path: 'projectId', message: 'The service is not a service of this project.', code: 'mismatch' },
+    ]);
+  }
+  if (!service.trackHours) {
+    throw new BookingRefused(
+      'service_does_not_track_hours',
+      `Hours can only be booked on a service that tracks hours; ${service.name} does not.`,
+    );
+  }
+  const line = service.hourTypes.find((l) => l.hourTypeId === b.hourTypeId);
+  if (!line) throw new BookingRefused('hour_type_not_on_service', `The hour type is not one of the service ${service.name}.`);
+  if (service.project.projectStatus?.isClosed) {
+    throw new BookingRefused('project_closed', `The project ${service.project.name} is closed; no hours can be booked on it.`);
+  }
+  if (service.status === 'invoiced') {
+    throw new BookingRefused('service_invoiced', `The service ${service.name} is invoiced; no hours can be booked on it.`);
+  }
+  const date = day(b.date);
+  const from = service.writeHoursStartDate ? day(service.writeHoursStartDate) : null;
+  const until = service.writeHoursEndDate ? day(service.writeHoursEndDate) : null;
+  if ((from && date < from) || (until && date > until)) {
+    throw new BookingRefused(
+      'outside_registration_timeframe',
+      `Hours on ${service.name} can be booked from ${from ?? 'any day'} until ${until ?? 'any day'}; ${date} is outside that timeframe.`,
+    );
+  }
+  const assignments = await w.tx.assignment.findMany({
+    where: { projectServiceId: service.id, employees: { some: { employeeId: b.employeeId } } },
+    select: { startDate: true, endDate: true },
+  });
+  if (assignments.length === 0) {
+    throw new BookingRefused('no_assignment', `The employee has no assignment on the service ${service.name}.`);
+  }
+  const covered = assignments.some((a) => (!a.startDate || day(a.startDate) <= date) && (!a.endDate || day(a.endDate) >= date));
+  if (!covered) {
+    throw new BookingRefused(
+      'outside_assignment_period',
+      `${date} lies outside the employee's assignment period on ${service.name}.`,
+    );
+  }
+  const week = await weekStateOf(w, b.employeeId, weekStartOf(b.date));
+  if (week === 'submitted' || week === 'approved') {
+    throw new BookingRefused('week_locked', `The week of ${date} is ${week}; its hours can no longer change.`);
+  }
+  // one employee-day at a time: the total below is then exact
+  await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':' || $2 || ':' || $3, 0))`, [
+    b.employeeId,
+    date,
+  ]);
+  const [total] = await w.sql.read<{ minutes: number }>(
+    `SELECT COALESCE(SUM(duration_minutes), 0)::int AS minutes FROM hour_registration
+      WHERE environment_id = $1 AND employee_id = $2 AND start_date = $3::date AND id <> $4`,
+    [b.employeeId, date, b.hoursId ?? ''],
+  );
+  if ((total?.minutes ?? 0) + b.minutes > MINUTES_PER_DAY) {
+    throw new BookingRefused('day_over_24_hours', `The employee's hours on ${date} would exceed 24.`);
+  }
+  const billable = resolveHoursBillable(service.invoiceMethod, line.billable, b.billable);
+  const tariff = line.tariff ?? line.hourType.tariff;
+  return { projectId: service.projectId, billable, tariff: tariff === null ? null : tariff.toNumber() };
+}
+
+/**
+ * Billable follows the service line; a booking may say false on a billable line of a
+ * service invoiced on hours (time and expenses), and nothing else.
+ */
+export function resolveHoursBillable(invoiceMethod: string, lineBillable: boolean, given: boolean | null | undefined): boolean {
+  if (given === null || given === undefined || given === lineBillable) return lineBillable;
+  if (lineBillable && invoiceMethod === 'time_and_expenses') return false;
+  throw new BookingRefused(
+    'billable_not_allowed',
+    lineBillable
+      ? 'Every hour of a fixed-fee or subscription service is billable: billable must be true.'
+      : 'The hour type is not billable on this service: billable must be false.',
+  );
+}
+
+export const createHours: EntityCreate<CreateHoursInput> = {
+  async run(w, input) {
+    const timing = timingOf(input) as Timing;
+    const booked = await checkBooking(w, { ...input, date: timing.date, minutes: timing.minutes });
+    const id = newEntityId('hours');
+    await w.tx.hourRegistration.create({
+      data: {
+        id,
+        environmentId: SCOPED_ENVIRONMENT,
+        employeeId: input.employeeId,
+        projectId: booked.projectId,
+        projectServiceId: input.projectServiceId,
+        hourTypeId: input.hourTypeId,
+        startDate: timing.date,
+        durationMinutes: timing.minutes,
+        billable: booked.billable,
+        description: input.description ?? null,
+        tariff: booked.tariff,
+        source: input.source ?? null,
+      },
+    });
+    await writeCustomFields(w.tx, 'hours', id, input.customFields, 'create');
+    return id;
+  },
+};
+
+async function lockedReason(w: WriteContext, id: string): Promise<string | null> {
+  const row = await w.tx.hourRegistration.findUniqueOrThrow({ where: { id }, select: { invoiceId: true, approvalStatus: true } });
+  if (row.invoiceId) return 'invoiced';
+  if (row.approvalStatus === 'approved' || row.approvalStatus === 'submitted') return row.approvalStatus;
+  return null;
+}
+
+export const updateHours: EntityUpdate<UpdateHoursInput> = {
+  async run(w, id, input) {
+    const reason = await lockedReason(w, id);
+    if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be changed.`);
+    const current = await w.tx.hourRegistration.findUniqueOrThrow({ where: { id } });
+    const timing = timingOf({
+      startDate: input.startDate ?? day(current.startDate),
+      endDate: input.endDate,
+      durationMinutes:
+        input.durationMinutes ?? (input.hours === undefined && !input.endDate ? current.durationMinutes : undefined),
+      hours: input.hours,
+    }) as Timing;
+    const booking: Booking = {
+      employeeId: input.employeeId ?? current.employeeId,
+      projectServiceId: input.projectServiceId ?? current.projectServiceId,
+      hourTypeId: input.hourTypeId ?? current.hourTypeId,
+      projectId: input.projectId,
+      date: timing.date,
+      minutes: timing.minutes,
+      billable: input.billable === undefined ? current.billable : input.billable,
+      hoursId: id,
+    };
+    // a line that changed (other service or type) re-derives billable unless the booking says it
+    if (input.billable === undefined && (input.projectServiceId || input.hourTypeId)) booking.billable = undefined;
+    const booked = await checkBooking(w, booking);
+    await w.tx.hourRegistration.update({
+      where: { id },
+      data: {
+        employeeId: booking.employeeId,
+        projectId: booked.projectId,
+        projectServiceId: booking.projectServiceId,
+        hourTypeId: booking.hourTypeId,
+        startDate: timing.date,
+        durationMinutes: timing.minutes,
+        billable: booked.billable,
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.source !== undefined ? { source: input.source } : {}),
+        // a rejected hour that is edited is open again, to be submitted anew
+        ...(current.approvalStatus === 'rejected' ? { approvalStatus: 'open' } : {}),
+        tariff:
+          booking.projectServiceId !== current.projectServiceId || booking.hourTypeId !== current.hourTypeId
+            ? booked.tariff
+            : undefined,
+        updatedAt: w.now,
+      },
+    });
+    await writeCustomFields(w.tx, 'hours', id, input.customFields, 'update');
+  },
+};
+
+export const removeHours: EntityRemove = async (w, id) => {
+  const reason = await lockedReason(w, id);
+  if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be deleted.`);
+  await deleteCustomFieldValues(w.tx, id);
+  await w.sql.deleteById('hour_registration', id);
+};
