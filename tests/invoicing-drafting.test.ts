@@ -48,6 +48,45 @@ async function purchase(projectId: string, supplier: string, amount: number, inv
   );
 }
 
+let booker: { employee: string; hourType: string } | null = null;
+
+/** an hour registration in a given approval state (the hours area books them; here only their drafting is tested) */
+async function hour(
+  projectId: string,
+  serviceId: string,
+  o: { minutes: number; tariff: number; date: string; status?: string; billable?: boolean },
+): Promise<string> {
+  if (!booker) {
+    const employee = await v2Create(acme, '/hrm/employee', { name: 'Booked Employee' });
+    const types = await acme.v2('GET', '/hours/hourstype?limit=1');
+    booker = { employee, hourType: (types.body as { data: { id: string }[] }).data[0]?.id as string };
+  }
+  const id = `hours:${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+  await t.db.query(
+    `INSERT INTO hour_registration (id, environment_id, employee_id, project_id, project_service_id, hour_type_id, start_date,
+                                    duration_minutes, billable, approval_status, tariff, updated_at)
+     SELECT $1, environment_id, $2, id, $3, $4, $5::date, $6, $7, $8, $9, now() FROM project WHERE id = $10`,
+    [
+      id,
+      booker.employee,
+      serviceId,
+      booker.hourType,
+      o.date,
+      o.minutes,
+      o.billable ?? true,
+      o.status ?? 'approved',
+      o.tariff,
+      projectId,
+    ],
+  );
+  return id;
+}
+
+async function invoiceOfHour(id: string): Promise<string | null> {
+  return (await t.db.query<{ invoice_id: string | null }>('SELECT invoice_id FROM hour_registration WHERE id = $1', [id]))[0]
+    ?.invoice_id as string | null;
+}
+
 async function requestDrafts(projectIds: string[], invoiceDate: string): Promise<string> {
   const res = await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds, invoiceDate });
   expect(res.status, res.text).toBe(201);
@@ -164,6 +203,45 @@ describe('drafting per invoice method', () => {
     ]);
   });
 
+  it('hours: approved, billable, not yet invoiced hours × their tariff, one line per service, hour type and tariff; never twice', async () => {
+    const p = await project('Hours');
+    const s = await service(p, { invoiceMethod: 'time_and_expenses' });
+    const fixed = await service(p, { invoiceMethod: 'fixed_price', price: 50, amount: 1 });
+    const billed = [
+      await hour(p, s, { minutes: 90, tariff: 100, date: '2026-06-01' }),
+      await hour(p, s, { minutes: 30, tariff: 100, date: '2026-06-02' }),
+      await hour(p, s, { minutes: 20, tariff: 80.5, date: '2026-06-03' }),
+    ];
+    const kept = [
+      await hour(p, s, { minutes: 60, tariff: 100, date: '2026-06-04', status: 'submitted' }),
+      await hour(p, s, { minutes: 60, tariff: 100, date: '2026-06-05', billable: false }),
+      await hour(p, s, { minutes: 60, tariff: 100, date: '2026-07-01' }),
+      // hours on a fixed price service are covered by its price
+      await hour(p, fixed, { minutes: 60, tariff: 100, date: '2026-06-01' }),
+    ];
+    const item = await draftOne(p, '2026-06-30');
+    const lines = (await linesOf(item.invoiceId)).filter((l) => l.service_id === s);
+    // 2 h × 100 and 20 min = 0.3333 h × 80.50 = 26.83
+    expect(lines.map((l) => [l.amount, l.price, l.total]).sort()).toEqual([
+      [0.3333, 80.5, 26.83],
+      [2, 100, 200],
+    ]);
+    for (const h of billed) expect(await invoiceOfHour(h)).toBe(item.invoiceId);
+    for (const h of kept) expect(await invoiceOfHour(h)).toBeNull();
+    const proposition = await v2Get<{ total_hours: number }[]>(acme, `/invoices/proposition?q[id]=${encodeURIComponent(p)}`);
+    // what is left to invoice as hours: the approved July hour (1 h × 100)
+    expect(proposition[0]?.total_hours).toBe(100);
+    // invoiced hours are neither editable nor deletable
+    const del = await acme.v2('DELETE', `/hours/hours/${billed[0]}`);
+    expect(del.status, del.text).toBe(400);
+    // a second request finds nothing more to bill as hours
+    const again = await draftOne(p, '2026-06-30');
+    expect(again.status).toBe('skipped');
+    // deleting the draft frees its hours for the next one
+    expect((await acme.v2('DELETE', `/invoices/invoice/${item.invoiceId}`)).status).toBe(200);
+    for (const h of billed) expect(await invoiceOfHour(h)).toBeNull();
+  });
+
   it('a drafted invoice sent: its services become invoiced and uneditable; the service read shows the invoiced amount', async () => {
     const p = await project('Sent');
     const s = await service(p, { invoiceMethod: 'fixed_price', price: 700, amount: 1 });
@@ -197,6 +275,9 @@ describe('never billed twice', () => {
       });
       await service(p, { invoiceMethod: 'subscription', price: 10, startDate: '2026-01-01' });
       await service(p, { invoiceMethod: 'time_and_expenses' });
+      const te = await service(p, { invoiceMethod: 'time_and_expenses' });
+      await hour(p, te, { minutes: 60, tariff: 25, date: '2026-01-10' });
+      await hour(p, te, { minutes: 60, tariff: 25, date: '2026-02-10' });
       await purchase(p, 'S', 5, '2026-01-05');
       projects.push(p);
     }
@@ -216,7 +297,7 @@ describe('never billed twice', () => {
         GROUP BY 1, 2 HAVING count(*) > 1) d`,
     );
     expect(dup).toEqual([{ n: 0 }]);
-    // per project: fixed 100+i, installments 500 + 500, 3 monthly cycles of 10, costs 5
+    // per project: fixed 100+i, installments 500 + 500, 3 monthly cycles of 10, 2 hours × 25, costs 5
     const totals = await t.db.query<{ project_id: string; total: string; lines: number }>(
       `SELECT project_id, sum(total_amount)::text AS total, sum((SELECT count(*) FROM invoice_line l WHERE l.invoice_id = i.id))::int AS lines
          FROM invoice i WHERE project_id = ANY($1::text[]) GROUP BY project_id`,
@@ -225,7 +306,7 @@ describe('never billed twice', () => {
     expect(totals).toHaveLength(6);
     for (const row of totals) {
       const i = projects.indexOf(row.project_id);
-      expect(row).toMatchObject({ total: (100 + i + 1000 + 30 + 5).toFixed(2), lines: 7 });
+      expect(row).toMatchObject({ total: (100 + i + 1000 + 30 + 50 + 5).toFixed(2), lines: 8 });
     }
     const installments = await t.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM project_service_installment i JOIN project_service s ON s.id = i.project_service_id
@@ -233,5 +314,12 @@ describe('never billed twice', () => {
       [projects],
     );
     expect(installments).toEqual([{ n: 0 }]);
+    // every hour on exactly one invoice (the hour row holds one invoice id), and none left over
+    const hours = await t.db.query<{ invoiced: number; open: number }>(
+      `SELECT count(*) FILTER (WHERE invoice_id IS NOT NULL)::int AS invoiced, count(*) FILTER (WHERE invoice_id IS NULL)::int AS open
+         FROM hour_registration WHERE project_id = ANY($1::text[])`,
+      [projects],
+    );
+    expect(hours).toEqual([{ invoiced: 12, open: 0 }]);
   });
 });

@@ -32,7 +32,14 @@ export const proposition = defineEntity({
     projectNumber: f.string(),
     billable: f.boolean(),
     phase: f.requiredString(),
-    totalHours: amount(() => '0'),
+    /** approved, billable, not yet invoiced hours on services invoiced on hours, at their booked tariff */
+    totalHours: amount(
+      (t) =>
+        `SELECT COALESCE(sum(round(h.duration_minutes / 60.0 * COALESCE(h.tariff, 0), 2)), 0)
+           FROM hour_registration h JOIN project_service s ON s.id = h.project_service_id
+          WHERE h.environment_id = ${t}.environment_id AND h.project_id = ${t}.id AND h.invoice_id IS NULL
+            AND h.approval_status = 'approved' AND h.billable AND s.invoice_method = 'time_and_expenses'`,
+    ),
     totalMileage: amount(() => '0'),
     totalFixed: amount(
       (t) =>

@@ -17,9 +17,8 @@ interface Row {
  * are claimed and aggregated in one statement (UPDATE … WHERE invoice_id IS NULL …
  * RETURNING, summed in SQL): never loaded one by one, never billed twice.
  * Quantities are hours rounded half up to 4 decimals.
- *
- * NOT YET REGISTERED in ./index.ts: the `hour_registration` table belongs to the hours
- * issue and is not on this branch. Once it is, add `hoursSource` to DRAFT_SOURCES.
+ * Only hours on services invoiced on hours (time and expenses) are billed as hours:
+ * a fixed price or a subscription bills its own price, whatever was booked on it.
  */
 export const hoursSource: DraftSource = {
   name: 'hours',
@@ -29,6 +28,8 @@ export const hoursSource: DraftSource = {
          UPDATE hour_registration h SET invoice_id = $3
           WHERE h.environment_id = $1 AND h.project_id = $2 AND h.invoice_id IS NULL
             AND h.approval_status = 'approved' AND h.billable AND h.start_date <= $4::date
+            AND EXISTS (SELECT 1 FROM project_service ps
+                         WHERE ps.id = h.project_service_id AND ps.invoice_method = 'time_and_expenses')
          RETURNING h.project_service_id, h.hour_type_id, h.tariff, h.duration_minutes)
        SELECT c.project_service_id, s.name AS service_name, c.hour_type_id, ht.label AS hour_type_label,
               round(sum(c.duration_minutes) / 60.0, 4)::text AS hours, COALESCE(c.tariff, 0)::text AS tariff,
