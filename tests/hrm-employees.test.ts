@@ -70,7 +70,7 @@ describe('hrm/employee', () => {
     expect((await acme.v2('GET', `/hrm/employee/${id}`)).status).toBe(404);
   });
 
-  it('2022-07: deleting an employee who has assignments or project memberships is refused with a clear message', async () => {
+  it('2022-07: deleting an employee who has hours, assignments or project memberships is refused with a clear message', async () => {
     const id = await post(acme, '/hrm/employee', { name: 'Busy Bee' });
     const project = await v2Create(acme, '/projects/project', { name: 'Staffed project' });
     await v2Create(acme, '/projects/projectemployee', { project_id: project, employee_id: id });
@@ -97,6 +97,18 @@ describe('hrm/employee', () => {
     expect(refused.status).toBe(400);
     expect(errorsOf(refused)).toContain('1 assignment(s)');
     expect((await acme.v2('GET', `/hrm/employee/${planned}`)).status).toBe(200);
+
+    // and so do hour registrations (the hours area books them; here the row stands for one)
+    const booked = await post(acme, '/hrm/employee', { name: 'Booked Bob' });
+    await t.db.query(
+      `INSERT INTO hour_registration (id, environment_id, employee_id, project_id, project_service_id, hour_type_id, start_date,
+                                      duration_minutes, billable, updated_at)
+       SELECT 'hours:bob', environment_id, $1, project_id, id, $3, '2026-03-02', 60, true, now() FROM project_service WHERE id = $2`,
+      [booked, service, hourType],
+    );
+    const withHours = await acme.v2('DELETE', `/hrm/employee/${booked}`);
+    expect(withHours.status).toBe(400);
+    expect(errorsOf(withHours)).toContain('1 hour registration(s)');
   });
 
   it('hrm/employee reads in the reference shape (GetEmployee); hrm/document and hrm/documenttype read through the document store', async () => {
