@@ -228,9 +228,41 @@ describe('hrm/timetable', () => {
       expect((await acme.v2('DELETE', `/hrm/timetable/${(created.body as Row).id}`)).status).toBe(200);
     });
 
-    it.todo(
-      '2024-10: an employee with hours outside every timetable is flagged, not refused (needs the hour registrations of the hours issue)',
-    );
+    it('2024-10: an employee with hours outside every timetable is flagged, not refused', async () => {
+      const flagged = await post(acme, '/hrm/employee', { name: 'Flagged Fiona' });
+      await post(acme, '/hrm/timetable', {
+        employee_id: flagged,
+        start_date: '2025-01-01',
+        end_date: '2025-12-31',
+        even_week: week(),
+      });
+      // hour registrations as the hours area books them (it does not look at timetables, so nothing refuses them)
+      const book = (id: string, date: string) =>
+        t.db.query(
+          `INSERT INTO hour_registration (id, environment_id, employee_id, project_id, project_service_id, hour_type_id, start_date,
+                                          duration_minutes, billable, updated_at)
+           SELECT $1, s.environment_id, $2, s.project_id, s.id, h.id, $3::date, 60, false, now()
+             FROM project_service s JOIN hour_type h ON h.environment_id = s.environment_id
+            WHERE s.environment_id = (SELECT environment_id FROM employee WHERE id = $2) LIMIT 1`,
+          [id, flagged, date],
+        );
+      const project = await post(acme, '/projects/project', { name: 'Timed' });
+      await post(acme, '/projects/service', { project_id: project, name: 'Work', invoice_method: 'FixedFee' });
+      await book('hours:inside', '2025-06-02');
+      const inside = await v2Get<Row>(acme, `/hrm/employee/${flagged}`);
+      expect(inside.has_hours_outside_timetables).toBe(false);
+      await book('hours:outside', '2026-02-02');
+      expect((await v2Get<Row>(acme, `/hrm/employee/${flagged}`)).has_hours_outside_timetables).toBe(true);
+      const listed = await list<Row>(acme, '/hrm/employee?q[has_hours_outside_timetables]=true');
+      expect(listed.map((e) => e.id)).toContain(flagged);
+      expect(listed.every((e) => e.has_hours_outside_timetables === true)).toBe(true);
+      const v3 = await acme.v3('GET', `/employee.get/${encodeURIComponent(flagged)}`);
+      expect(v3.body).toMatchObject({ hasHoursOutsideTimetables: true });
+      validate('Hrm.Employee', v3.body);
+      // a timetable that covers the day clears the flag
+      await post(acme, '/hrm/timetable', { employee_id: flagged, start_date: '2026-01-01', even_week: week() });
+      expect((await v2Get<Row>(acme, `/hrm/employee/${flagged}`)).has_hours_outside_timetables).toBe(false);
+    });
 
     it('the timetable of today: the employee’s latest timetable that has started, by filter and sort', async () => {
       const today = new Date().toISOString().slice(0, 10);

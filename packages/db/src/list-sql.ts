@@ -12,8 +12,15 @@ export type FieldType = 'string' | 'id' | 'number' | 'integer' | 'boolean' | 'da
 export interface SqlField {
   column: string;
   type: FieldType;
+  /** a value computed over the row (aliased by the argument) instead of a column */
+  expression?: (alias: string) => string;
   /** false when the field may not be used in sort */
   sortable?: boolean;
+}
+
+/** The SQL of a field on the row aliased `alias`: its column, or its expression. */
+function fieldSql(field: SqlField, alias: string): string {
+  return field.expression ? `(${field.expression(alias)})` : `${alias}.${ident(field.column)}`;
 }
 
 export interface SqlRelation {
@@ -348,7 +355,7 @@ class Compiler {
     const field = segments.length === 1 ? own(model.fields, segments[0] ?? '') : undefined;
     if (field) {
       const leaf = leafFor(field, c, this.params, parameter);
-      const expr = `${alias}.${ident(field.column)}`;
+      const expr = fieldSql(field, alias);
       if (!leaf.negate) return leaf.build(expr);
       if (c.op === 'eq') return `${expr} IS NULL`;
       return `(${leaf.build(expr)}) IS NOT TRUE`;
@@ -390,7 +397,7 @@ class Compiler {
     const field = own(model.fields, head);
     if (rest.length === 0 && field) {
       const leaf = leafFor(field, c, this.params, parameter);
-      return { sql: leaf.build(`${alias}.${ident(field.column)}`), negate: leaf.negate };
+      return { sql: leaf.build(fieldSql(field, alias)), negate: leaf.negate };
     }
     const relation = own(model.relations, head);
     if (!relation) throw new ListQueryError(parameter, `${parameter}: unknown field "${c.path}"`);
@@ -427,7 +434,7 @@ class Compiler {
     const field = own(current.fields, last);
     if (!field || field.sortable === false)
       throw new ListQueryError(parameter, `sort: unknown or unsortable field "${key.path}"`);
-    const column = `${currentAlias}.${ident(field.column)}`;
+    const column = fieldSql(field, currentAlias);
     if (joins.length === 0) return column;
     // nested to-one sort: a scalar sub-query through the chain of relations
     const [first, ...others] = joins.map((j) => j.split('|') as [string, string]);

@@ -18,6 +18,8 @@ const EmployeeV3 = z.object({
   status: z.object({ id: z.string(), key: z.string(), label: z.string() }).nullable(),
   supervisor: named.nullable(),
   teams: z.array(named),
+  /** 2024-10: hours on days no timetable covers (flagged, not refused) */
+  hasHoursOutsideTimetables: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -38,6 +40,7 @@ export function employeeV3(e: Employee): z.infer<typeof EmployeeV3> {
     status: e.status ? { id: e.status.id, key: e.status.key, label: e.status.label } : null,
     supervisor: e.supervisor ? { id: e.supervisor.id, name: e.supervisor.name } : null,
     teams: e.teams.map((t) => ({ id: t.id, name: t.name })),
+    hasHoursOutsideTimetables: e.hasHoursOutsideTimetables,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

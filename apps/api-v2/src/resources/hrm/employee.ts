@@ -30,6 +30,8 @@ export const employeeV2 = v2Resource<Employee>({
     teams: e.teams.map((t) => ({ id: t.id, name: t.name })),
     supervisor: e.supervisor ? { id: e.supervisor.id, person_id: e.supervisor.personId, name: e.supervisor.name } : null,
     status: e.status ? { id: e.status.id, label: e.status.label } : null,
+    /** 2024-10: hours on days no timetable covers (flagged, not refused) */
+    has_hours_outside_timetables: e.hasHoursOutsideTimetables,
     custom_fields: [],
   }),
   documentAsBuilt: ['name', 'type', 'civil_status', 'teams', 'supervisor', 'status'],

@@ -73,6 +73,21 @@ export const employee = defineEntity({
     hourlySalesTariff: f.decimal(),
     hourlyCostTariff: f.decimal(),
     createdAt: f.createdAt(),
+    /**
+     * 2024-10: the employee has hours on a day no timetable covers; flagged, never refused
+     * (hours are booked before a timetable is corrected, and the flag says where to look)
+     */
+    hasHoursOutsideTimetables: f.computed(
+      'boolean',
+      z.boolean(),
+      (t) =>
+        `EXISTS (SELECT 1 FROM hour_registration h
+                  WHERE h.environment_id = ${t}.environment_id AND h.employee_id = ${t}.id
+                    AND NOT EXISTS (SELECT 1 FROM timetable tt
+                                     WHERE tt.environment_id = ${t}.environment_id AND tt.employee_id = ${t}.id
+                                       AND tt.start_date <= h.start_date AND (tt.end_date IS NULL OR tt.end_date >= h.start_date)))`,
+      { filter: true },
+    ),
     updatedAt: f.updatedAt(),
   },
 });

@@ -138,8 +138,12 @@ export function sqlModelOf(entity: TargetEntity): SqlModel {
       case 'customFields':
         model.customFields = customFieldsFilter(field.model);
         break;
-      case 'computed':
+      case 'computed': {
+        // filterable or sortable when declared so: compiled as its expression
+        const type = FILTER_TYPES[field.type];
+        if (type) fields[name] = { column: name, type, expression: field.sql, sortable: field.sort };
         break;
+      }
     }
   }
   return model;
