@@ -22,6 +22,7 @@ import { employeeV2 } from './hrm/employee.js';
 import { hourTypeV2Resource } from './hours/hourstype.js';
 import { assignmentV2 } from './projects/assignment.js';
 import { projectV2 } from './projects/project.js';
+import { assignmentBudgetV2 } from './projects/assignmentbudget.js';
 import { sharedItemV2 } from './shared/item.js';
 import { projectDocumentTypeV2, projectDocumentV2 } from './projects/document.js';
 import { projectEmployeeV2 } from './projects/projectemployee.js';
@@ -119,7 +120,7 @@ export const v2Resources: AnyV2Resource[] = [
 ];
 
 /** v2 paths that are operations rather than resources. */
-export const v2Operations: AnyV2Operation[] = [...mergeOperations, leaveBalanceV2, ...hoursV2Operations];
+export const v2Operations: AnyV2Operation[] = [...mergeOperations, leaveBalanceV2, assignmentBudgetV2, ...hoursV2Operations];
 
 /** Operations of their own path on one row (sales/quoteemail/{id}, sales/converttoproject/{id}). */
 export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2, ...hoursV2RowOperations];

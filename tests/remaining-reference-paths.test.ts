@@ -167,3 +167,85 @@ describe('shared/item', () => {
     expect((await limited.v2('POST', '/shared/item', { tag: 'x' })).status).toBe(403);
   });
 });
+
+describe('projects/assignmentbudget', () => {
+  it('per assignment running in the week: planned against the hours its employees booked on its line (AssignmentBudget)', async () => {
+    const ref = await referenceData(acme);
+    const project = await post(acme, '/projects/project', { name: 'Budgeted' });
+    const service = await post(acme, '/projects/service', {
+      project_id: project,
+      name: 'Build',
+      invoice_method: 'Hours',
+      hour_types: [{ hourtype_id: ref.hourTypes[0]?.id, billable: true }],
+    });
+    const line = (await get<{ hour_types: Row[] }>(acme, `/projects/service/${service}`)).hour_types[0]?.id as string;
+    const ada = await post(acme, '/hrm/employee', { name: 'Ada Budget' });
+    const bob = await post(acme, '/hrm/employee', { name: 'Bob Elsewhere' });
+    const weekly = await post(acme, '/projects/assignment', {
+      projecthourstype_id: line,
+      hours_type: 'per_week',
+      hours: 8,
+      start_date: '2026-03-02',
+      end_date: '2026-03-29',
+      employees: [{ id: ada }],
+    });
+    const total = await post(acme, '/projects/assignment', {
+      projecthourstype_id: line,
+      hours_type: 'total',
+      hours: 20,
+      start_date: '2026-03-02',
+      end_date: '2026-03-29',
+      employees: [{ id: ada }],
+    });
+    const later = await post(acme, '/projects/assignment', {
+      projecthourstype_id: line,
+      hours: 5,
+      start_date: '2026-06-01',
+      employees: [{ id: ada }],
+    });
+    // hours as the hours area books them: Ada twice on the line, Bob once (not on the assignments)
+    const book = (id: string, employee: string, date: string, minutes: number) =>
+      t.db.query(
+        `INSERT INTO hour_registration (id, environment_id, employee_id, project_id, project_service_id, hour_type_id, start_date,
+                                        duration_minutes, billable, updated_at)
+         SELECT $1, environment_id, $2, project_id, id, $3, $4::date, $5, true, now() FROM project_service WHERE id = $6`,
+        [id, employee, ref.hourTypes[0]?.id, date, minutes, service],
+      );
+    await book('hours:ada1', ada, '2026-03-03', 120);
+    await book('hours:ada2', ada, '2026-03-10', 60);
+    await book('hours:bob1', bob, '2026-03-04', 240);
+
+    const budgets = await list<Row>(acme, '/projects/assignmentbudget?q[range_start]=2026-03-04');
+    const of = (id: string) => budgets.find((b) => b.assignment_id === id);
+    expect(of(weekly)).toEqual({
+      assignment_id: weekly,
+      range_start: '2026-03-02',
+      range_end: '2026-03-08',
+      budget_range_start: '2026-03-02',
+      budget_range_end: '2026-03-29',
+      planned_amount: 8,
+      spent_amount: 2,
+      hours_type: 'per_week',
+    });
+    expect(of(total)).toMatchObject({ planned_amount: 20, spent_amount: 3, hours_type: 'total' });
+    expect(of(later)).toBeUndefined();
+    for (const b of budgets) conforms('AssignmentBudget', b);
+
+    const nextWeek = await list<Row>(acme, `/projects/assignmentbudget?q[range_start]=2026-03-09&q[assignment_id]=${weekly}`);
+    expect(nextWeek.map((b) => [b.range_start, b.spent_amount])).toEqual([['2026-03-09', 1]]);
+    const bobs = await list<Row>(acme, `/projects/assignmentbudget?q[range_start]=2026-03-04&q[employee_id]=${bob}`);
+    expect(bobs).toEqual([]);
+    expect(
+      (await list<Row>(acme, `/projects/assignmentbudget?q[range_start]=2026-06-03&q[employee_id]=${ada}`)).map(
+        (b) => b.assignment_id,
+      ),
+    ).toContain(later);
+  });
+
+  it('an unknown parameter, a day that does not exist or a limit that is not a number answers 400', async () => {
+    for (const q of ['q[project_id]=x', 'q[range_start]=2026-02-30', 'limit=ten']) {
+      const res = await acme.v2('GET', `/projects/assignmentbudget?${q}`);
+      expect(res.status, `${q}: ${res.text}`).toBe(400);
+    }
+  });
+});
