@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookable, v2Post } from './support/hours.js';
+import { referenceData } from './support/projects.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 import { filesUnder, getBytes, jpeg, onePagePdf, PDF, png, pngBomb, sendRaw } from './support/storage.js';
 
@@ -536,20 +538,39 @@ describe('storage: company-profile logo and letter paper, user avatar and signat
 });
 
 describe('storage/costsattachment', () => {
-  it("answers an expense's attachment (a document linked to the expense) under the costs right", async () => {
+  it("answers an expense's attachment (costs/expense attachments) under the costs right", async () => {
     const id = await documentOf('receipt.pdf', PDF, 'application/pdf');
-    const expenseId = `expense:${randomBytes(6).toString('hex')}`;
-    await t.db.query('UPDATE document SET linked_expense_id = $1 WHERE id = $2', [expenseId, id]);
+    // an expense booked through v2 with the document as its attachment
+    const b = await bookable(acme, 'Receipts');
+    const costType = (await referenceData(acme)).costTypes[0]?.id as string;
+    const service = await v2Post(acme, '/projects/service', {
+      project_id: b.project,
+      name: 'Costs',
+      invoice_method: 'Hours',
+      hour_types: [{ hourtype_id: costType, billable: true, tariff: 12 }],
+    });
+    const expenseId = await v2Post(acme, '/costs/expense', {
+      employee_id: b.employee,
+      service_id: service,
+      costtype_id: costType,
+      date: '2026-03-05',
+      amount: 1,
+      attachments: [{ id }],
+    });
     const res = await getBytes(acme, `/storage/costsattachment?expense_id=${encodeURIComponent(expenseId)}`);
     expect(res.status).toBe(200);
     expect(res.bytes.equals(PDF)).toBe(true);
     expect(res.headers.etag).toBeTruthy();
+    expect((await getBytes(acme, `/storage/costsattachment?id=${encodeURIComponent(id)}`)).status).toBe(200);
     expect(
       (await getBytes(acme, `/storage/costsattachment?expense_id=${encodeURIComponent(expenseId)}`, { range: 'bytes=0-3' }))
         .status,
     ).toBe(206);
     expect((await getBytes(reader, `/storage/costsattachment?expense_id=${encodeURIComponent(expenseId)}`)).status).toBe(403);
     expect((await getBytes(acme, '/storage/costsattachment?expense_id=expense:none')).status).toBe(404);
+    // a document that is no expense's attachment is not served here
+    const loose = await documentOf('loose.pdf', PDF, 'application/pdf');
+    expect((await getBytes(acme, `/storage/costsattachment?id=${encodeURIComponent(loose)}`)).status).toBe(404);
     expect((await acme.v2('GET', '/storage/costsattachment')).status).toBe(400);
   });
 });

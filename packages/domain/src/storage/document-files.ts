@@ -21,10 +21,11 @@ export async function readableDocument(
   }
   const rights = ctx.principal.rights;
   const doc = await ctx.db.document.findFirst({ where: { id } });
+  const attachedToExpense = async () => (await ctx.db.expenseAttachment.count({ where: { documentId: id } })) > 0;
   const may =
     doc &&
     (via === 'costs'
-      ? doc.linkedExpenseId !== null && hasRight(rights, 'costs', 'read')
+      ? hasRight(rights, 'costs', 'read') && (await attachedToExpense())
       : hasRight(rights, 'documents', 'read') || (doc.linkedInvoiceId !== null && hasRight(rights, 'invoices', 'read')));
   if (!may) {
     requireRight(rights, via, 'read');
@@ -54,9 +55,8 @@ export async function openStoredDocument(ctx: UserContext, id: unknown): Promise
 }
 
 /**
- * GET storage/costsattachment: the attachment of an expense. Expenses are built
- * in their own area; until they are, an attachment is the newest document whose
- * linked_expense_id is the expense's id, read with the costs right.
+ * GET storage/costsattachment: an attachment of an expense (costs/expense `attachments`),
+ * read with the costs right: `id` names one of them, `expense_id` answers the newest.
  */
 export async function openExpenseAttachment(ctx: UserContext, input: { expenseId?: unknown; id?: unknown }): Promise<StoredFile> {
   requireRight(ctx.principal.rights, 'costs', 'read');
@@ -65,7 +65,7 @@ export async function openExpenseAttachment(ctx: UserContext, input: { expenseId
     throw new ValidationError([{ path: 'expense_id', message: 'the id of the expense is required', code: 'required' }]);
   }
   const doc = await ctx.db.document.findFirst({
-    where: { linkedExpenseId: input.expenseId },
+    where: { expenseAttachments: { some: { expenseId: input.expenseId } } },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
   if (!doc) throw new NotFoundError('attachment of expense', input.expenseId);
