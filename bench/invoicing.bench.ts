@@ -5,14 +5,15 @@ import { startBenchService } from './support/service.js';
 /**
  * `pnpm bench invoicing` (issue 13, Benchmark): the draft job drafting one invoice per
  * project for BENCH_INVOICING_PROJECTS projects (default 500) with BENCH_INVOICING_ITEMS
- * booked costs (default 200,000) besides a fixed price, 4 installments and a monthly
- * subscription (18 cycles) per project. Reports invoices/s and items/s and the worker's
- * memory (rss and heap, sampled), beside a plain SQL aggregate of the same items in the
- * same run. Items are claimed and summed in SQL per project, never loaded all at once.
- * (Hours join as one more source; on this branch the costs stand in for them.)
+ * approved, billable hours (default 200,000) and a tenth as many booked costs, besides a
+ * fixed price, 4 installments and a monthly subscription (18 cycles) per project. Reports
+ * invoices/s, hours/s and items/s and the worker's memory (rss and heap, sampled), beside a
+ * plain SQL aggregate of the same items in the same run. Hours are claimed and summed in
+ * SQL per project, never loaded all at once.
  */
 const PROJECTS = Number(process.env.BENCH_INVOICING_PROJECTS ?? 500);
 const ITEMS = Number(process.env.BENCH_INVOICING_ITEMS ?? 200_000);
+const COSTS = Math.ceil(ITEMS / 10);
 const INVOICE_DATE = '2026-06-30';
 
 export default async function run(): Promise<void> {
@@ -47,14 +48,34 @@ export default async function run(): Promise<void> {
        SELECT 'purchase:bench' || i, $1, 'project:bench' || (1 + i % $2::int), 'Supplier', round((1 + (i % 997) / 10.0)::numeric, 2),
               DATE '2026-01-01' + (i % 150), now()
          FROM generate_series(1, $3::int) i`,
+      [PROJECTS, COSTS],
+    );
+    await q(
+      `INSERT INTO employee (id, environment_id, name, updated_at)
+       SELECT 'employee:bench' || e, $1, 'Bench employee ' || e, now() FROM generate_series(1, 20) e`,
+    );
+    // approved, billable hours on each project's time-and-expenses service, 15 to 480 minutes, three tariffs
+    await q(
+      `INSERT INTO hour_registration (id, environment_id, employee_id, project_id, project_service_id, hour_type_id, start_date,
+                                      duration_minutes, billable, approval_status, tariff, updated_at)
+       SELECT 'hours:bench' || i, $1, 'employee:bench' || (1 + i % 20), 'project:bench' || (1 + i % $2::int),
+              'projectservice:bench' || (1 + i % $2::int) || ':4',
+              (SELECT id FROM hour_type WHERE environment_id = $1 ORDER BY label LIMIT 1),
+              DATE '2026-01-01' + (i % 150), 15 * (1 + i % 32), true, 'approved', (ARRAY[85, 95.5, 120])[1 + i % 3], now()
+         FROM generate_series(1, $3::int) i`,
       [PROJECTS, ITEMS],
     );
-    await bench.pool.query('ANALYZE project; ANALYZE project_service; ANALYZE project_service_installment; ANALYZE purchase');
+    await bench.pool.query(
+      'ANALYZE project; ANALYZE project_service; ANALYZE project_service_installment; ANALYZE purchase; ANALYZE hour_registration',
+    );
 
     // baseline: one plain SQL aggregate of the same billable items per project
     const baseStart = performance.now();
     const baseline = await q(
       `SELECT p.id,
+              (SELECT COALESCE(sum(round(h.duration_minutes / 60.0 * h.tariff, 2)), 0) FROM hour_registration h
+                WHERE h.environment_id = $1 AND h.project_id = p.id AND h.invoice_id IS NULL AND h.approval_status = 'approved'
+                  AND h.billable AND h.start_date <= $2::date) AS hours,
               (SELECT COALESCE(sum(pu.invoice_amount), 0) FROM purchase pu WHERE pu.environment_id = $1 AND pu.project_id = p.id
                  AND pu.invoice_date <= $2::date) AS costs,
               (SELECT COALESCE(sum(s.price * s.amount), 0) FROM project_service s WHERE s.environment_id = $1 AND s.project_id = p.id
@@ -93,7 +114,10 @@ export default async function run(): Promise<void> {
       `SELECT count(DISTINCT i.id)::int AS invoices, count(l.id)::int AS lines, sum(l.amount)::text AS total
          FROM invoice i JOIN invoice_line l ON l.invoice_id = i.id WHERE i.environment_id = $1`,
     );
-    const items = ITEMS + PROJECTS * (1 + 4 + 18);
+    const items = ITEMS + COSTS + PROJECTS * (1 + 4 + 18);
+    const invoicedHours = (
+      await q('SELECT count(*)::int AS n FROM hour_registration WHERE environment_id = $1 AND invoice_id IS NOT NULL')
+    ).rows[0] as { n: number };
     const d = drafted.rows[0] as { invoices: number; lines: number; total: string };
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
     console.log(
@@ -103,13 +127,14 @@ export default async function run(): Promise<void> {
         .join(' ')}`,
     );
     console.log(
-      `${PROJECTS} projects, ${ITEMS} booked costs (+ fixed prices, installments, subscription cycles), invoice date ${INVOICE_DATE}`,
+      `${PROJECTS} projects, ${ITEMS} approved hours, ${COSTS} booked costs (+ fixed prices, installments, subscription cycles), invoice date ${INVOICE_DATE}`,
     );
     console.log(
-      `baseline (one SQL aggregate of the costs and fixed prices): ${baseMs.toFixed(0)} ms for ${baseline.rowCount} projects`,
+      `baseline (one SQL aggregate of the hours, costs and fixed prices): ${baseMs.toFixed(0)} ms for ${baseline.rowCount} projects`,
     );
     console.log(
       `draft job: ${d.invoices} invoices, ${d.lines} lines in ${ms.toFixed(0)} ms: ${((d.invoices * 1000) / ms).toFixed(1)} invoices/s, ` +
+        `${((invoicedHours.n * 1000) / ms).toFixed(0)} hours/s (${invoicedHours.n} hours invoiced), ` +
         `${((items * 1000) / ms).toFixed(0)} items/s (candidate items ${items})`,
     );
     console.log(`ratio (draft job / baseline aggregate): ${(ms / baseMs).toFixed(1)}× the time`);
