@@ -4,6 +4,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeInvoiceAmounts } from '../packages/domain/src/invoices/invoice/invoice-totals.js';
 import { v2Create, v2Get } from './support/projects.js';
+import { databaseFingerprint } from './support/snapshot.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 import { expectProblem } from './support/v3.js';
 
@@ -251,9 +252,19 @@ describe('invoices: statuses, numbers, payments, documents', () => {
     expect(text).toContain(`Total including VAT: EUR ${sent.totalIncl}`);
     expect(sent.totalIncl).toBe('1182.26');
     expect(text).toContain('Due date: 2026-04-15');
-    // the rendered PDF stays with the invoice
-    const del = await acme.v2('DELETE', `/invoices/document/${docs[0]?.id}`);
-    expect(del.status, del.text).toBe(400);
+    // the rendered PDF stays with the invoice, whichever door the write comes through
+    const pdfId = docs[0]?.id as string;
+    const before = await databaseFingerprint(t.db);
+    for (const [method, p, body] of [
+      ['DELETE', `/invoices/document/${pdfId}`, undefined],
+      ['DELETE', `/documents/document/${pdfId}`, undefined],
+      ['PUT', '/documents/document', { id: pdfId, linked_to: [{ organization_id: debtor }] }],
+    ] as const) {
+      const res = await acme.v2(method, p, body);
+      expect(res.status, `${method} ${p}: ${res.text}`).toBe(400);
+      expect(res.text).toContain('kept with the invoice');
+    }
+    expect(await databaseFingerprint(t.db)).toEqual(before);
   });
 
   it('credit: a credit invoice reverses a sent invoice; the original becomes credited; a draft is deleted, a sent invoice never', async () => {

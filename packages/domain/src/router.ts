@@ -7,7 +7,7 @@ import { hrmRouter } from './hrm/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { projectsRouter } from './projects/router.js';
 import { servicesRouter } from './services/router.js';
-import { documentsRouter, invoiceDocumentRouter } from './documents/router.js';
+import { documentsRouter } from './documents/router.js';
 import { timelineRouter } from './timeline/router.js';
 import { uploadsRouter } from './uploads/router.js';
 import { webhooksRouter } from './webhooks/router.js';
@@ -18,7 +18,7 @@ import { sharedRouter } from './items/router.js';
 import { storageRouter } from './storage/router.js';
 import { mileageRouter } from './mileage/router.js';
 import { timersRouter } from './timers/router.js';
-import { createCallerFactory, mergeRouters, router } from './trpc.js';
+import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
   admin: adminRouter,
@@ -29,7 +29,7 @@ export const appRouter = router({
   hours: hoursRouter,
   costs: costsRouter,
   hrm: hrmRouter,
-  invoices: mergeRouters(invoicesRouter, router({ document: invoiceDocumentRouter })),
+  invoices: invoicesRouter,
   documents: documentsRouter,
   timeline: timelineRouter,
   upload: uploadsRouter,

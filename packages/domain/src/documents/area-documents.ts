@@ -97,4 +97,5 @@ export const DOCUMENT_AREAS = {
   sales: { module: 'sales', links: ['saleId'], typeFlags: ['isForSale', 'isVisibleOnAll'] },
   // employee files are personal: only the types meant for employees, not those visible on all
   hrm: { module: 'hrm', links: ['employeeId'], typeFlags: ['isForEmployee'] },
+  invoices: { module: 'invoices', links: ['invoiceId'], typeFlags: ['isForInvoice'] },
 } as const satisfies Record<string, DocumentArea>;

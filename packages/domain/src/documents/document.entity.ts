@@ -34,16 +34,6 @@ export const document = defineEntity({
   fields: documentFields('documents'),
 });
 
-/** The documents linked to an invoice, guarded by the invoices right. */
-export const invoiceDocument = defineEntity({
-  type: 'document',
-  table: 'document',
-  module: 'invoices',
-  nameField: 'title',
-  fields: documentFields('invoices'),
-  scope: () => ({ path: 'linkedTo.invoiceId', op: 'eq', value: '*' }),
-});
-
 /** A link to a document kept elsewhere (a URL), linked to one entity. */
 export const externalDocument = defineEntity({
   type: 'externaldocument',

@@ -3,7 +3,7 @@ import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shar
 import { router, userProcedure } from '../trpc.js';
 import { createDocument } from './create-document.js';
 import { createExternalDocument } from './create-external-document.js';
-import { document, externalDocument, invoiceDocument } from './document.entity.js';
+import { document, externalDocument } from './document.entity.js';
 import {
   createDocumentInput,
   createExternalDocumentInput,
@@ -15,11 +15,6 @@ import { documentFileSchema, openDocumentFile } from './download-document.js';
 import { removeDocument } from './remove-document.js';
 import { updateDocument } from './update-document.js';
 import { updateExternalDocument } from './update-external-document.js';
-import {
-  createInvoiceDocument,
-  removeInvoiceDocument,
-  updateInvoiceDocument,
-} from '../invoices/document/invoice-document.write.js';
 
 export const documentsRouter = router({
   document: router({
@@ -40,12 +35,4 @@ export const documentsRouter = router({
     .input(z.object({ id: z.string().min(1) }))
     .output(documentFileSchema)
     .query(({ ctx, input }) => openDocumentFile(ctx, input.id)),
-});
-
-/** invoices.document: the documents linked to an invoice, read with the invoices right; mounted under invoices. */
-export const invoiceDocumentRouter = router({
-  ...entityQueries(invoiceDocument),
-  create: entityCreate(invoiceDocument, createDocumentInput, createInvoiceDocument),
-  update: entityUpdate(invoiceDocument, updateDocumentInput, updateInvoiceDocument),
-  delete: entityDelete(invoiceDocument, removeInvoiceDocument),
 });

@@ -2,11 +2,13 @@ import type { EntityUpdate } from '../shared/entity/index.js';
 import type { UpdateDocumentInput } from './document.schema.js';
 import { claimUpload, releaseUpload } from './document.write.js';
 import { linkColumns, linkReferences } from './linked-to.js';
+import { assertNotRendered } from './rendered-document.js';
 
 /** Changes a document; a new finished upload replaces its file. */
 export const updateDocument: EntityUpdate<UpdateDocumentInput> = {
   references: (input) => linkReferences(input.linkedTo),
   async run(w, id, input) {
+    if (input.uploadQueueId !== undefined || input.linkedTo !== undefined) await assertNotRendered(w, id);
     const links = input.linkedTo ? linkColumns(input.linkedTo) : undefined;
     let file = {};
     if (input.uploadQueueId) {

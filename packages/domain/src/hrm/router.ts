@@ -1,6 +1,6 @@
 import { customFieldDefinitionRouter, modelCustomFieldGroupRouter } from '../customfields/router.js';
 import { areaDocumentRouters, DOCUMENT_AREAS } from '../documents/area-documents.js';
-import { entityCreate, entityDelete, entityQueries, entityUpdate } from '../shared/entity/index.js';
+import { entityCreate, entityQueries } from '../shared/entity/index.js';
 import { router } from '../trpc.js';
 import { absenceRouter } from './absence/absence.router.js';
 import { contract } from './contract/contract.entity.js';

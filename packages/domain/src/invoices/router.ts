@@ -1,3 +1,4 @@
+import { areaDocumentRouters, DOCUMENT_AREAS } from '../documents/area-documents.js';
 import { z } from 'zod';
 import {
   entityCreate,
@@ -16,13 +17,7 @@ import { invoice } from './invoice/invoice.entity.js';
 import { creditInvoiceInput, createInvoiceInput, sendInvoiceInput, updateInvoiceInput } from './invoice/invoice.schema.js';
 import { creditInvoice, sendInvoice } from './invoice/invoice-commands.js';
 import { removeInvoice, updateInvoice } from './invoice/update-invoice.js';
-import {
-  invoiceDocumentType,
-  invoiceStatus,
-  paymentTerm,
-  reminderSet,
-  reminderTemplate,
-} from './lookups/invoice-lookups.entity.js';
+import { invoiceStatus, paymentTerm, reminderSet, reminderTemplate } from './lookups/invoice-lookups.entity.js';
 import { invoiceVatClass, proposition } from './lookups/proposition.entity.js';
 import { reverseInvoice } from './lookups/reverse-invoice.entity.js';
 import { payment } from './payment/payment.entity.js';
@@ -68,5 +63,6 @@ export const invoicesRouter = router({
   vatclass: router(entityQueries(invoiceVatClass)),
   proposition: router(entityQueries(proposition)),
   reverseinvoice: router(entityQueries(reverseInvoice)),
-  documenttype: router(entityQueries(invoiceDocumentType)),
+  /** the documents linked to an invoice, and the types meant for invoices, under the invoices right */
+  ...areaDocumentRouters(DOCUMENT_AREAS.invoices),
 });

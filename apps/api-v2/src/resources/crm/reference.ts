@@ -1,6 +1,5 @@
 import { areaDocumentV2 } from '../documents/documents.js';
 import { areaDocumentTypeV2 } from '../documents/documenttype.js';
-import type { DocumentType } from '@bo/domain/documents/document-type.entity';
 import type {
   Country,
   Gender,

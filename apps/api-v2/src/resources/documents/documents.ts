@@ -51,14 +51,8 @@ export function areaDocumentV2(path: string, procedures: V2Resource<Document>['p
   });
 }
 
-/** invoices/document: the documents linked to an invoice, written like documents/document (the invoice's own PDF is kept). */
-export const invoiceDocumentV2 = v2Resource<Document>({
-  path: 'invoices/document',
-  procedures: (c) => c.invoices.document,
-  names: documentNames,
-  referencePaths: { updateOnCollection: true },
-  read: documentV2,
-});
+/** invoices/document: the documents linked to an invoice (the PDF a sent invoice was rendered into is kept). */
+export const invoiceDocumentV2 = areaDocumentV2('invoices/document', (c) => c.invoices.document);
 
 export const externalDocumentV2 = v2Resource<ExternalDocument>({
   path: 'documents/externaldocument',

@@ -1,4 +1,4 @@
-import type { DocumentType } from '@bo/domain/documents/document-type.entity';
+import { areaDocumentTypeV2 } from '../documents/documenttype.js';
 import type {
   InvoiceStatus,
   PaymentTerm,
@@ -125,10 +125,5 @@ export const reverseInvoiceV2 = v2Resource<ReverseInvoice>({
   conformance: false,
 });
 
-/** reference: GetDocumentType, the types meant for invoices */
-export const invoiceDocumentTypeV2 = v2Resource<DocumentType>({
-  path: 'invoices/documenttype',
-  procedures: (c) => c.invoices.documenttype,
-  names,
-  read: (t) => ({ ...(names.output(t) as Record<string, unknown>) }),
-});
+/** invoices/documenttype: the document types meant for invoices. */
+export const invoiceDocumentTypeV2 = areaDocumentTypeV2('invoices/documenttype', (c) => c.invoices.documenttype);

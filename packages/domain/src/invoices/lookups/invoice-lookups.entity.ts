@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type documentType, documentTypeFor } from '../../documents/document-type.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 
 /** The invoicing lookups of an environment (seeded per environment; see ../reference-data.seed.ts). */
@@ -106,9 +105,3 @@ export const reminderSet = defineEntity({
   },
 });
 export type ReminderSet = z.infer<typeof reminderSet.schema>;
-
-/** invoices/documenttype: the document types meant for invoices, read under the invoices right. */
-export const invoiceDocumentType: typeof documentType = {
-  ...documentTypeFor('invoices'),
-  scope: () => ({ path: 'isForInvoice', op: 'eq', value: 'true' }),
-};

@@ -1,3 +1,4 @@
+import { RENDERED_INVOICE_PDF } from '../../documents/rendered-document.js';
 import { randomBytes } from 'node:crypto';
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EntityTransaction, WriteContext } from '../../shared/entity/index.js';
@@ -108,7 +109,7 @@ export async function storeInvoicePdf(
       title: `${data.title} ${data.invoiceNumber}`,
       documentTypeId: type?.id ?? null,
       // made by the service, not from an upload: the key names the invoice it renders
-      uploadId: `invoicepdf:${invoiceId}`,
+      uploadId: `${RENDERED_INVOICE_PDF}${invoiceId}`,
       storageKey,
       fileName: `${data.title.toLowerCase().replace(' ', '-')}-${data.invoiceNumber}.pdf`,
       fileSize: BigInt(bytes.length),
