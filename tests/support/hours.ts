@@ -1,52 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
 import { expect } from 'vitest';
+import { contractValidator } from './contract.js';
 import type { Envelope } from './crm.js';
 import { referenceData } from './projects.js';
 import type { ApiClient, TestService } from './service.js';
 
 /** Set-up and checks shared by the hours tests (issue 10). */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const contract = JSON.parse(readFileSync(path.resolve(here, '../../../shared/reference/v2-contract.json'), 'utf8')) as {
-  definitions: Record<string, Record<string, unknown>>;
-};
-
-/** a reference definition made strict: every property present (null allowed), formats dropped */
-function strict(schema: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) if (k !== 'format' && k !== 'default') out[k] = v;
-  if (typeof out.$ref === 'string') return { anyOf: [{ $ref: out.$ref }, { type: 'null' }] };
-  if (out.items && typeof out.items === 'object') {
-    const items = out.items as Record<string, unknown>;
-    out.items = typeof items.$ref === 'string' ? { $ref: items.$ref } : strict(items);
-  }
-  if (out.properties) {
-    const props = out.properties as Record<string, Record<string, unknown>>;
-    out.properties = Object.fromEntries(
-      Object.entries(props).map(([k, v]) => {
-        const s = strict(v);
-        if (typeof s.type === 'string') s.type = [s.type, 'null'];
-        if (Array.isArray(s.enum)) s.enum = [...s.enum, null];
-        return [k, s];
-      }),
-    );
-    out.required = Object.keys(props);
-    out.type = 'object';
-  }
-  return out;
-}
-const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addSchema({
-  $id: 'contract',
-  definitions: Object.fromEntries(Object.entries(contract.definitions).map(([k, v]) => [k, strict(v)])),
-});
+const { validatorFor } = contractValidator();
 
 /** The value has every property of the reference definition, each of its type (or null). */
 export function conforms(definition: string, value: unknown, without: string[] = []) {
-  const validate = ajv.compile({ $ref: `contract#/definitions/${definition}` });
+  const validate = validatorFor(definition);
   const ok = validate(value);
   const errors = (validate.errors ?? []).filter(
     (e) => !without.some((w) => e.instancePath === `/${w}` || (e.keyword === 'required' && e.params.missingProperty === w)),
