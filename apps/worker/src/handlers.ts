@@ -1,6 +1,7 @@
 import type { JobContext } from '@bo/domain';
 import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
 import { expireUploadsHandler } from './handlers/expire-uploads.js';
+import { refreshStatisticsHandler } from './handlers/refresh-statistics.js';
 import { webhookDeliveryLoop } from './handlers/webhook-delivery.js';
 
 /**
@@ -24,7 +25,7 @@ export interface JobHandler {
   handle(job: { id: string; data: Record<string, unknown> }, ctx: JobContext): Promise<void>;
 }
 
-export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUploadsHandler];
+export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUploadsHandler, refreshStatisticsHandler];
 
 /**
  * A long-running consumer that polls its own tables instead of pg-boss queues
