@@ -4,7 +4,7 @@
 // pg driver adapter. Migrations stay in Prisma's folder format and are recorded
 // in Prisma's `_prisma_migrations` table, so `prisma migrate deploy` keeps
 // working unchanged wherever the native binary is available.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -299,6 +299,8 @@ export async function applyMigrations(
 ): Promise<{ applied: string[] }> {
   const log = opts.log ?? (() => {});
   const migrationsList = await readMigrationsList();
+  // the usual start: everything applied; one query says so, without loading the engine
+  if (await allApplied(connectionString, migrationsList)) return { applied: [] };
   return withAdvisoryLock(connectionString, log, () =>
     withEngine(connectionString, log, async (engine) => {
       const diagnosis = await engine
@@ -314,6 +316,34 @@ export async function applyMigrations(
       return { applied: out.appliedMigrationNames };
     }),
   );
+}
+
+/**
+ * True when every local migration is recorded as applied with the checksum of its file
+ * (sha256 of migration.sql, as Prisma records it) and the history has nothing else: then
+ * there is nothing to do. Anything else (no history table, a pending, failed, edited or
+ * unknown migration) goes to the engine, which applies or explains.
+ */
+async function allApplied(connectionString: string, list: MigrationList): Promise<boolean> {
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ name: string; checksum: string; done: boolean }>(
+      `SELECT migration_name AS name, checksum, finished_at IS NOT NULL AND rolled_back_at IS NULL AS done
+         FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
+    );
+    if (rows.some((r) => !r.done) || rows.length !== list.migrationDirectories.length) return false;
+    const applied = new Map(rows.map((r) => [r.name, r.checksum]));
+    return list.migrationDirectories.every(
+      (d) =>
+        d.migrationFile.content.tag === 'ok' &&
+        applied.get(d.path) === createHash('sha256').update(d.migrationFile.content.value).digest('hex'),
+    );
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 function assertHealthyHistory(d: DiagnoseMigrationHistoryOutput): void {

@@ -96,6 +96,22 @@ describe('applyMigrations', () => {
     expect(after.rows).toEqual(before.rows);
   });
 
+  it('when nothing is pending, one query on the history answers: no lock is taken and no engine is started', async () => {
+    // another session holds the migration lock: the check must not wait for it
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(72707370)');
+      const answer = await Promise.race([
+        applyMigrations(url),
+        new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5000)),
+      ]);
+      expect(answer).toEqual({ applied: [] });
+    } finally {
+      await holder.end();
+    }
+  });
+
   it('lets concurrent callers on one server migrate once between them (advisory lock)', async () => {
     const other = await freshDatabase();
     const results = await Promise.all([applyMigrations(other), applyMigrations(other), applyMigrations(other)]);
