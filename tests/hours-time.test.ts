@@ -233,4 +233,17 @@ describe('hours/projectservices and costs/projectservices', () => {
     expect((await acme.v2('GET', `/hours/projectservices/${x.service}`)).status).toBe(404);
     expect((await acme.v2('POST', '/hours/projectservices', {})).status).toBe(405);
   });
+
+  it('leave out the services of a closed project, for a caller with the hours right only', async () => {
+    const x = await bookable(acme, 'Closing');
+    const closed = (await v2Data<Row[]>(acme, '/projects/projectstatus')).find((s) => s.is_closed === true)?.id;
+    expect((await acme.v2('PUT', `/projects/project/${x.project}`, { project_status_id: closed })).status).toBe(200);
+    const hoursOnly = await t.user('acme', 'hours-only@acme.test', { hours: 'write' });
+    expect(await v2Data<Row[]>(hoursOnly, `/hours/projectservices?q[project.id]=${x.project}`)).toEqual([]);
+    expect(await v2Data<Row[]>(hoursOnly, `/costs/projectservices?q[project.id]=${x.project}`)).toEqual([]);
+    const open = await bookable(acme, 'Still open');
+    expect((await v2Data<Row[]>(hoursOnly, `/hours/projectservices?q[project.id]=${open.project}`)).map((s) => s.id)).toEqual([
+      open.service,
+    ]);
+  });
 });

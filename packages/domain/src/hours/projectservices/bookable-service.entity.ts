@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { project } from '../../projects/project/project.entity.js';
 import { projectReference } from '../../projects/project/project.shapes.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
@@ -14,6 +14,15 @@ const fields = {
   endDate: f.date(),
   writeHoursStartDate: f.date(),
   writeHoursEndDate: f.date(),
+  /** the service's project has a closed status: nothing is booked on it (read as a flag, under the hours right) */
+  projectClosed: f.computed(
+    'boolean',
+    z.boolean(),
+    (t) =>
+      `EXISTS (SELECT 1 FROM project p JOIN project_status s ON s.id = p.project_status_id
+                WHERE p.id = ${t}.project_id AND p.environment_id = ${t}.environment_id AND s.is_closed)`,
+    { filter: true },
+  ),
   createdAt: f.createdAt(),
   updatedAt: f.updatedAt(),
 };
@@ -23,7 +32,7 @@ const byName = [
   { path: 'id', dir: 'asc' as const },
 ];
 
-/** Project services hours can be booked on: tracking hours, not invoiced (hours/projectservices). */
+/** Project services hours can be booked on: tracking hours, not invoiced, on a project that is not closed (hours/projectservices). */
 export const hoursBookableService = defineEntity({
   type: 'projectservice',
   table: 'project_service',
@@ -33,12 +42,13 @@ export const hoursBookableService = defineEntity({
     and: [
       { path: 'trackHours', op: 'eq', value: 'true' },
       { path: 'status', op: 'eq', value: 'open' },
+      { path: 'projectClosed', op: 'eq', value: 'false' },
     ],
   }),
   fields,
 });
 
-/** Project services costs can be booked on: tracking costs, not invoiced (costs/projectservices). */
+/** Project services costs can be booked on: tracking costs, not invoiced, on a project that is not closed (costs/projectservices). */
 export const costsBookableService = defineEntity({
   type: 'projectservice',
   table: 'project_service',
@@ -48,6 +58,7 @@ export const costsBookableService = defineEntity({
     and: [
       { path: 'trackCost', op: 'eq', value: 'true' },
       { path: 'status', op: 'eq', value: 'open' },
+      { path: 'projectClosed', op: 'eq', value: 'false' },
     ],
   }),
   fields,
