@@ -69,7 +69,7 @@ describe('statistics are kept fresh without autovacuum', () => {
       if (node['Relation Name']) scans.push(node);
       for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
     };
-    walk((plan.rows[0]?.['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]?.Plan ?? {});
+    walk((plan.rows[0]?.['QUERY PLAN'] as { Plan: Record<string, unknown> }[] | undefined)?.[0]?.Plan ?? {});
     const estimate = scans.find((n) => n['Relation Name'] === 'organization')?.['Plan Rows'] ?? 0;
     expect(estimate).toBeGreaterThan(900);
     expect(estimate).toBeLessThan(1100);
