@@ -28,6 +28,43 @@ interface TokenRow {
 const environmentIds = new Map<string, string>();
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * A token row (with its user's rights and state) is remembered this long, so that a busy
+ * token costs no round trip per request: a deleted token or a deactivated user stops
+ * working within this time on every process, and at once on the process that deleted it
+ * (forgetTokens). Only tokens that exist are remembered, so made-up keys cannot grow it.
+ */
+export const TOKEN_CACHE_MS = 1000;
+const TOKEN_CACHE_LIMIT = 10_000;
+const tokenRows = new Map<string, { row: TokenRow; at: number }>();
+
+/** Forgets every remembered token row (a token was deleted, a user changed). */
+export function forgetTokens(): void {
+  tokenRows.clear();
+}
+
+async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | undefined> {
+  // real elapsed time, not the service clock (tests may hold that still)
+  const now = performance.now();
+  const cached = tokenRows.get(key);
+  if (cached && now - cached.at < TOKEN_CACHE_MS) return cached.row;
+  // the token and its user in one statement (Prisma's include takes two)
+  const [row] = await rawRead(ctx.prisma)<TokenRow>(
+    `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
+            t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
+       FROM api_token t JOIN user_account u ON u.id = t.user_id
+      WHERE t.key = $1`,
+    [key],
+  );
+  if (!row) {
+    tokenRows.delete(key);
+    return undefined;
+  }
+  if (tokenRows.size >= TOKEN_CACHE_LIMIT) tokenRows.clear();
+  tokenRows.set(key, { row, at: now });
+  return row;
+}
+
 export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
   const cached = environmentIds.get(name);
   if (cached) return cached;
@@ -46,15 +83,7 @@ export async function authenticate(ctx: DomainContext, input: AuthenticateInput)
   const environmentId = await findEnvironmentId(ctx, input.environment);
   if (!environmentId) throw new NotFoundError('environment');
   if (!input.key || !input.secret) throw new UnauthenticatedError();
-  // the token and its user in one statement (Prisma's include takes two), on every request;
-  // nothing is cached, so a deleted token or a deactivated user stops working at once
-  const [token] = await rawRead(ctx.prisma)<TokenRow>(
-    `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
-            t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
-       FROM api_token t JOIN user_account u ON u.id = t.user_id
-      WHERE t.key = $1`,
-    [input.key],
-  );
+  const token = await tokenRow(ctx, input.key);
   if (
     !token ||
     token.environmentId !== environmentId ||
@@ -68,6 +97,7 @@ export async function authenticate(ctx: DomainContext, input: AuthenticateInput)
   // recorded at a one-minute resolution so that a busy token does not write on every request
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+    token.lastUsedAt = now;
   }
   const rights = rightsSchema.safeParse(token.rights);
   return {
