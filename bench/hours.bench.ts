@@ -10,6 +10,7 @@ import { hours } from '@bo/domain/hours/hours/hours.entity';
 import { loadTls } from '@bo/runtime';
 import { startService } from '@bo/server';
 import { load as drive } from './support/load.js';
+import { record } from './support/summary.js';
 
 /**
  * `pnpm bench hours` (issue 10, Benchmark): hour registrations across 200 employees in
@@ -243,6 +244,14 @@ export default async function bench(): Promise<void> {
       console.log(
         `  ${label.padEnd(20)} req/s ×${(big.rps / Math.max(small.rps, 1)).toFixed(2)}   p99 ×${p99.toFixed(2)}${target}`,
       );
+      record({
+        benchmark: 'hours',
+        figure: `${label}: p99 at ${FULL.toLocaleString('en')} rows against ${tenth.toLocaleString('en')}`,
+        value: `${big.rps.toFixed(0)} req/s, p99 ${big.p99.toFixed(0)} ms`,
+        baseline: `${small.rps.toFixed(0)} req/s, p99 ${small.p99.toFixed(0)} ms`,
+        ratio: p99,
+        ...(label.startsWith('(c)') ? {} : { atMost: 1.5 }),
+      });
     }
 
     // the statements of (a), (b) and (c) exactly as the service compiles them

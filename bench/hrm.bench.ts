@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadTls } from '@bo/runtime';
 import { load, row } from './support/load.js';
 import { startBenchService } from './support/service.js';
+import { record } from './support/summary.js';
 
 /**
  * `pnpm bench hrm` (issue 11, Benchmark): leave balances for HRM_BENCH_EMPLOYEES employees
@@ -145,6 +146,13 @@ export default async function run(): Promise<void> {
       console.log(row('  baseline (plain SQL aggregate over pg)', b));
       console.log(row('  GET /api/v2/hrm/leavebalance', s));
       console.log(`  ratio (service / baseline): throughput ${(s.requestsPerSecond / b.requestsPerSecond).toFixed(2)}`);
+      record({
+        benchmark: 'hrm',
+        figure: c.label,
+        value: `${s.requestsPerSecond.toFixed(0)} req/s, p99 ${s.p99.toFixed(0)} ms`,
+        baseline: `${b.requestsPerSecond.toFixed(0)} req/s (plain SQL aggregate)`,
+        ratio: s.requestsPerSecond / b.requestsPerSecond,
+      });
     }
   } finally {
     baseline.close();

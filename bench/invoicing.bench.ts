@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { runInvoiceDraftRequest, systemClock } from '@bo/domain';
 import { startBenchService } from './support/service.js';
+import { record } from './support/summary.js';
 
 /**
  * `pnpm bench invoicing` (issue 13, Benchmark): the draft job drafting one invoice per
@@ -138,6 +139,13 @@ export default async function run(): Promise<void> {
         `${((items * 1000) / ms).toFixed(0)} items/s (candidate items ${items})`,
     );
     console.log(`ratio (draft job / baseline aggregate): ${(ms / baseMs).toFixed(1)}× the time`);
+    record({
+      benchmark: 'invoicing',
+      figure: `drafting ${PROJECTS} projects, ${ITEMS} hours (time against one SQL aggregate of the same items)`,
+      value: `${((d.invoices * 1000) / ms).toFixed(1)} invoices/s, ${((invoicedHours.n * 1000) / ms).toFixed(0)} hours/s, heap peak ${mb(memory.heap)}`,
+      baseline: `${baseMs.toFixed(0)} ms`,
+      ratio: ms / baseMs,
+    });
     console.log(
       `worker memory: rss ${mb(before.rss)} → peak ${mb(memory.rss)}, heap ${mb(before.heap)} → peak ${mb(memory.heap)}`,
     );

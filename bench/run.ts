@@ -1,6 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { summaryTable } from './support/summary.js';
 
 /**
  * `pnpm bench` runs every bench/*.bench.ts; `pnpm bench <name>` runs the ones whose
@@ -23,5 +24,11 @@ for (const file of files) {
   console.log(`\n=== ${file}`);
   const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: () => Promise<void> };
   await mod.default();
+}
+const table = summaryTable();
+if (table) {
+  // one table for the run: figure, baseline, ratio, target, met (also written to bench/summary.md, git-ignored)
+  console.log(`\n=== summary\n${table}`);
+  writeFileSync(path.join(dir, 'summary.md'), `${table}\n`);
 }
 process.exit(0);

@@ -8,6 +8,7 @@ import { computeQuoteTotals, SERVICE_GROUP_TYPES, type TotalsGroup } from '@bo/d
 import { loadTls } from '@bo/runtime';
 import { load, row } from './support/load.js';
 import { startBenchService } from './support/service.js';
+import { record } from './support/summary.js';
 
 /**
  * `pnpm bench sales` (issue 12, Benchmark):
@@ -44,6 +45,7 @@ function totalsMicroseconds(): { perQuote: number; iterations: number } {
 export default async function run(): Promise<void> {
   const t = totalsMicroseconds();
   console.log(`totals of 20 groups × 50 lines: ${t.perQuote.toFixed(1)} µs per quote (${t.iterations} runs)`);
+  record({ benchmark: 'sales', figure: 'quote totals, 20 groups × 50 lines', value: `${t.perQuote.toFixed(0)} µs per quote` });
 
   const bench = await startBenchService();
   const env = await bench.environment('bench');
@@ -133,6 +135,13 @@ export default async function run(): Promise<void> {
     console.log(row('baseline (pg reading the stored lines)', base));
     console.log(row('GET /api/v2/sales/quote?limit=100', api));
     console.log(`ratio (service / baseline): throughput ${(api.requestsPerSecond / base.requestsPerSecond).toFixed(2)}`);
+    record({
+      benchmark: 'sales',
+      figure: 'page of 100 quotes with totals',
+      value: `${api.requestsPerSecond.toFixed(0)} req/s`,
+      baseline: `${base.requestsPerSecond.toFixed(0)} req/s`,
+      ratio: api.requestsPerSecond / base.requestsPerSecond,
+    });
   } finally {
     baseline.close();
     await bench.stop();

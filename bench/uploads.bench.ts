@@ -4,6 +4,7 @@ import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { processMemory, startServerProcess } from './support/server-process.js';
 import { agent, call, createBenchDatabase, createToken } from './support/setup.js';
+import { record } from './support/summary.js';
 
 /** POST storage/uploadstream: the bytes as the request body, written as the socket drains (no buffering here). */
 function streamUpload(
@@ -181,6 +182,20 @@ export default async function uploadsBench(): Promise<void> {
     console.log(`  vs chunked:        ${(uploadSeconds / streamSeconds).toFixed(1)}× the chunked throughput`);
     console.log(`  server RSS before: ${mib(streamIdle.rss)} MB, peak ${mib(streamPeak)} MB`);
     console.log(`  growth:            ${streamGrowth.toFixed(1)} MB (target: under 64 MB) ${streamGrowth < 64 ? 'OK' : 'OVER'}`);
+    record({
+      benchmark: 'uploads',
+      figure: `chunked upload of ${mb} MB, against a raw disk write`,
+      value: `${(mb / uploadSeconds).toFixed(1)} MB/s, RSS +${growth.toFixed(0)} MB`,
+      baseline: `${(mb / rawSeconds).toFixed(0)} MB/s`,
+      ratio: rawSeconds / uploadSeconds,
+    });
+    record({
+      benchmark: 'uploads',
+      figure: `uploadstream of ${mb} MB, against a raw disk write`,
+      value: `${(mb / streamSeconds).toFixed(1)} MB/s, RSS +${streamGrowth.toFixed(0)} MB`,
+      baseline: `${(mb / rawSeconds).toFixed(0)} MB/s`,
+      ratio: rawSeconds / streamSeconds,
+    });
   } finally {
     await server.stop();
     await db.drop();
