@@ -24,8 +24,25 @@ interface TokenRow {
   rights: unknown;
 }
 
-// Environments are never renamed, so their ids may be remembered; misses are not.
-const environmentIds = new Map<string, string>();
+/**
+ * What is remembered per database (a process may serve several: the benchmark runner, the
+ * tests): environment ids, which never change (misses are not remembered), and token rows.
+ */
+interface Remembered {
+  environmentIds: Map<string, string>;
+  tokenRows: Map<string, { row: TokenRow; at: number; generation: number }>;
+}
+const remembered = new WeakMap<object, Remembered>();
+function rememberedFor(ctx: DomainContext): Remembered {
+  let r = remembered.get(ctx.prisma);
+  if (!r) {
+    r = { environmentIds: new Map(), tokenRows: new Map() };
+    remembered.set(ctx.prisma, r);
+  }
+  return r;
+}
+/** bumped by forgetTokens: every token row remembered before it is stale */
+let tokenGeneration = 0;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
@@ -36,18 +53,18 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export const TOKEN_CACHE_MS = 1000;
 const TOKEN_CACHE_LIMIT = 10_000;
-const tokenRows = new Map<string, { row: TokenRow; at: number }>();
 
 /** Forgets every remembered token row (a token was deleted, a user changed). */
 export function forgetTokens(): void {
-  tokenRows.clear();
+  tokenGeneration += 1;
 }
 
 async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | undefined> {
   // real elapsed time, not the service clock (tests may hold that still)
   const now = performance.now();
+  const { tokenRows } = rememberedFor(ctx);
   const cached = tokenRows.get(key);
-  if (cached && now - cached.at < TOKEN_CACHE_MS) return cached.row;
+  if (cached && cached.generation === tokenGeneration && now - cached.at < TOKEN_CACHE_MS) return cached.row;
   // the token and its user in one statement (Prisma's include takes two)
   const [row] = await rawRead(ctx.prisma)<TokenRow>(
     `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
@@ -61,11 +78,12 @@ async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | und
     return undefined;
   }
   if (tokenRows.size >= TOKEN_CACHE_LIMIT) tokenRows.clear();
-  tokenRows.set(key, { row, at: now });
+  tokenRows.set(key, { row, at: now, generation: tokenGeneration });
   return row;
 }
 
 export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
+  const { environmentIds } = rememberedFor(ctx);
   const cached = environmentIds.get(name);
   if (cached) return cached;
   const env = await ctx.prisma.environment.findUnique({ where: { name } });
