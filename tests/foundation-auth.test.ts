@@ -135,34 +135,20 @@ describe('TLS (contract: v2 is reachable only over TLS)', () => {
   });
 });
 
-describe('token cache (issue 15: one round trip less per request, never a stale token for more than a second)', () => {
-  it('a token deleted by another process (here: straight in the database) stops working within 1 s', async () => {
+describe('no stale credentials: a change made by another process counts at the next request', () => {
+  it('a token deleted by another process (here: straight in the database) is refused at the next request', async () => {
     const token = await t.system.admin.token.create({ environment: 'acme', user: 'reader@acme.test' });
     const client = acme.withToken(token);
     expect((await client.v2('GET', '/crm/organization')).status).toBe(200);
     await t.db.query('UPDATE api_token SET deactivated_at = now() WHERE key = $1', [token.key]);
-    const start = performance.now();
-    let status = 200;
-    while (status !== 401 && performance.now() - start < 3000) {
-      status = (await client.v2('GET', '/crm/organization')).status;
-      if (status !== 401) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(status).toBe(401);
-    // TOKEN_CACHE_MS is 1000; the bound allows for the request's own time
-    expect(performance.now() - start).toBeLessThan(1500);
+    expect((await client.v2('GET', '/crm/organization')).status).toBe(401);
+    expect((await client.v3('GET', '/organization.list')).status).toBe(401);
   });
 
-  it('a user deactivated by another process loses its tokens within 1 s', async () => {
+  it('a user deactivated by another process loses its tokens at the next request', async () => {
     const client = await t.user('acme', 'leaving@acme.test', { crm: 'read' });
     expect((await client.v2('GET', '/crm/organization')).status).toBe(200);
     await t.db.query(`UPDATE user_account SET is_active = false WHERE email = 'leaving@acme.test'`);
-    const start = performance.now();
-    let status = 200;
-    while (status !== 401 && performance.now() - start < 3000) {
-      status = (await client.v2('GET', '/crm/organization')).status;
-      if (status !== 401) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(status).toBe(401);
-    expect(performance.now() - start).toBeLessThan(1500);
+    expect((await client.v2('GET', '/crm/organization')).status).toBe(401);
   });
 });

@@ -185,7 +185,7 @@ describe('pathological filters: a statement timeout, cancellation and a fair sha
       const started = performance.now();
       const res = await plain.v2('GET', '/crm/organization?limit=10&sort=name&metadata=count');
       const ms = performance.now() - started;
-      expect(res.status).toBe(200);
+      expect(res.status, res.text).toBe(200);
       const body = res.body as { data: { name: string }[]; metadata: { count: number } };
       expect(body.metadata.count).toBe(12);
       expect(body.data.map((o) => o.name)).toEqual([...Array.from({ length: 12 }, (_, i) => `Plain ${i}`)].sort().slice(0, 10));

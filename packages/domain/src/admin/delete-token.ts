@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { DomainContext } from '../shared/context.js';
-import { forgetTokens } from '../auth/authenticate.js';
 import { NotFoundError } from '../shared/errors.js';
 import { environmentByName } from './environment-lookup.js';
 
@@ -14,6 +13,5 @@ export async function deleteToken(ctx: DomainContext, input: z.infer<typeof dele
   if (!token.deactivatedAt) {
     await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { deactivatedAt: ctx.clock.now() } });
   }
-  forgetTokens();
   return { id: token.id, key: token.key, active: false };
 }

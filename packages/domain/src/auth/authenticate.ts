@@ -25,47 +25,29 @@ interface TokenRow {
 }
 
 /**
- * What is remembered per database (a process may serve several: the benchmark runner, the
- * tests): environment ids, which never change (misses are not remembered), and token rows.
+ * Environment ids, remembered per database client (a process may serve several: the
+ * benchmark runner, the tests). Environments are never renamed, so their ids may be
+ * remembered; misses are not.
  */
-interface Remembered {
-  environmentIds: Map<string, string>;
-  tokenRows: Map<string, { row: TokenRow; at: number; generation: number }>;
-}
-const remembered = new WeakMap<object, Remembered>();
-function rememberedFor(ctx: DomainContext): Remembered {
-  let r = remembered.get(ctx.prisma);
-  if (!r) {
-    r = { environmentIds: new Map(), tokenRows: new Map() };
-    remembered.set(ctx.prisma, r);
+const environmentIdsByClient = new WeakMap<object, Map<string, string>>();
+function environmentIdsOf(ctx: DomainContext): Map<string, string> {
+  let ids = environmentIdsByClient.get(ctx.prisma);
+  if (!ids) {
+    ids = new Map();
+    environmentIdsByClient.set(ctx.prisma, ids);
   }
-  return r;
+  return ids;
 }
-/** bumped by forgetTokens: every token row remembered before it is stale */
-let tokenGeneration = 0;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * A token row (with its user's rights and state) is remembered this long, so that a busy
- * token costs no round trip per request: a deleted token or a deactivated user stops
- * working within this time on every process, and at once on the process that deleted it
- * (forgetTokens). Only tokens that exist are remembered, so made-up keys cannot grow it.
+ * The token and its user in one statement (Prisma's include takes two), on every request:
+ * nothing is cached, so a deleted token or a deactivated user stops working at once on
+ * every process. (A 1 s cache was tried and measured: it saved a round trip but let one
+ * environment's heavy reads crowd out another's under the statement timeout, so it is not
+ * kept; see the closing note of issue 15.)
  */
-export const TOKEN_CACHE_MS = 1000;
-const TOKEN_CACHE_LIMIT = 10_000;
-
-/** Forgets every remembered token row (a token was deleted, a user changed). */
-export function forgetTokens(): void {
-  tokenGeneration += 1;
-}
-
 async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | undefined> {
-  // real elapsed time, not the service clock (tests may hold that still)
-  const now = performance.now();
-  const { tokenRows } = rememberedFor(ctx);
-  const cached = tokenRows.get(key);
-  if (cached && cached.generation === tokenGeneration && now - cached.at < TOKEN_CACHE_MS) return cached.row;
-  // the token and its user in one statement (Prisma's include takes two)
   const [row] = await rawRead(ctx.prisma)<TokenRow>(
     `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
             t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
@@ -73,17 +55,11 @@ async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | und
       WHERE t.key = $1`,
     [key],
   );
-  if (!row) {
-    tokenRows.delete(key);
-    return undefined;
-  }
-  if (tokenRows.size >= TOKEN_CACHE_LIMIT) tokenRows.clear();
-  tokenRows.set(key, { row, at: now, generation: tokenGeneration });
   return row;
 }
 
 export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
-  const { environmentIds } = rememberedFor(ctx);
+  const environmentIds = environmentIdsOf(ctx);
   const cached = environmentIds.get(name);
   if (cached) return cached;
   const env = await ctx.prisma.environment.findUnique({ where: { name } });
@@ -115,7 +91,6 @@ export async function authenticate(ctx: DomainContext, input: AuthenticateInput)
   // recorded at a one-minute resolution so that a busy token does not write on every request
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
-    token.lastUsedAt = now;
   }
   const rights = rightsSchema.safeParse(token.rights);
   return {

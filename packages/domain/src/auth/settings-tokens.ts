@@ -1,4 +1,3 @@
-import { forgetTokens } from './authenticate.js';
 import { z } from 'zod';
 import type { UserContext } from '../trpc.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
@@ -68,6 +67,5 @@ export async function deactivateEnvironmentToken(ctx: UserContext, id: string): 
   const token = await ctx.db.apiToken.findFirst({ where: { id } });
   if (!token) throw new NotFoundError('token', id);
   if (!token.deactivatedAt) await ctx.db.apiToken.update({ where: { id }, data: { deactivatedAt: ctx.clock.now() } });
-  forgetTokens();
   return { id, active: false };
 }
