@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import pg from 'pg';
-import { applyMigrations, compileList, type ListQuery } from '@bo/db';
-import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
+import { compileList, type ListQuery } from '@bo/db';
 import { hours } from '@bo/domain/hours/hours/hours.entity';
 import { loadTls } from '@bo/runtime';
-import { startService } from '@bo/server';
 import { load as drive } from './support/load.js';
+import { startBenchService } from './support/service.js';
 import { record } from './support/summary.js';
 
 /**
@@ -25,7 +22,6 @@ import { record } from './support/summary.js';
  * BENCH_HOURS_ROWS (default 1,000,000) sets the full count; BENCH_DURATION (default 8) the
  * seconds per measurement. `BENCH_HOURS_ROWS=20000 BENCH_DURATION=1 pnpm bench hours` runs small.
  */
-const ADMIN_URL = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const FULL = Number(process.env.BENCH_HOURS_ROWS ?? 1_000_000);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = 10;
@@ -34,12 +30,6 @@ const EMPLOYEES_PER_ENV = 100;
 const PROJECTS_PER_ENV = 20;
 /** the days the hours spread over, from 2020-01-01 */
 const DAYS = 2000;
-
-function dbUrl(name: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 /** Employees, projects with one service each, on the environment's first hour type. */
 async function loadReferences(db: pg.Client, env: string): Promise<void> {
@@ -93,45 +83,23 @@ async function measure(url: string, headers: Record<string, string>): Promise<Fi
 export default async function bench(): Promise<void> {
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
   const tenth = Math.max(1000, Math.round(FULL / 10));
-  const name = `bo_bench_hours_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await applyMigrations(dbUrl(name));
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-bench-hours-'));
-  const service = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    httpPort: null,
-    databaseUrl: dbUrl(name),
-    dataDir,
-    embeddedDbPort: 0,
-    tlsCert: undefined,
-    tlsKey: undefined,
-    trustProxy: false,
-    seedDemo: false,
-    logLevel: 'silent',
-    runWorker: false,
-  });
-  const db = new pg.Client({ connectionString: dbUrl(name) });
+  const bench = await startBenchService();
+  const { service } = bench;
+  const db = new pg.Client({ connectionString: bench.url });
   await db.connect();
-  const pool = new pg.Pool({ connectionString: dbUrl(name), max: CONNECTIONS });
-  const tls = await loadTls({ dataDir });
+  const pool = new pg.Pool({ connectionString: bench.url, max: CONNECTIONS });
+  const tls = await loadTls({ dataDir: bench.dataDir });
   let baseline: ReturnType<typeof createServer> | null = null;
   try {
-    const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
     const envIds: Record<string, string> = {};
-    let token = { key: '', secret: '' };
+    let headers: Record<string, string> = {};
     for (const env of ENVS) {
-      const created = await system.admin.environment.create({ name: env });
+      const created = await bench.environment(env);
       envIds[env] = created.id;
-      await system.admin.user.create({ environment: env, email: `bench@${env}.test`, rights: ALL_RIGHTS });
-      const tok = await system.admin.token.create({ environment: env, user: `bench@${env}.test` });
-      if (env === 'bench-a') token = tok;
+      if (env === 'bench-a') headers = { ...created.v2, host: created.host };
       await loadReferences(db, created.id);
     }
     const envA = envIds['bench-a'] as string;
-    const headers = { 'authentication-key': token.key, 'authentication-secret': token.secret, host: 'bench-a.localhost' };
     const employee = `employee:${envA}:7`;
     const projectId = `project:${envA}:3`;
     // a week in the middle of what the tenth covers
@@ -299,9 +267,6 @@ export default async function bench(): Promise<void> {
     baseline?.close();
     await pool.end();
     await db.end();
-    await service.stop();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.stop();
   }
 }

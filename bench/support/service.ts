@@ -12,6 +12,8 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5
 export interface BenchService {
   service: RunningService;
   url: string;
+  /** the service's data folder (its TLS certificate, uploads) */
+  dataDir: string;
   pool: pg.Pool;
   /** creates an environment with an all-rights token; answers its id and request headers */
   environment(name: string): Promise<{ id: string; host: string; v2: Record<string, string>; v3: Record<string, string> }>;
@@ -50,6 +52,7 @@ export async function startBenchService(): Promise<BenchService> {
   return {
     service,
     url,
+    dataDir,
     pool,
     async environment(envName) {
       const env = await system.admin.environment.create({ name: envName });
