@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards } from './pool.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards, PREPARED } from './pool.js';
 
 export interface ClientOptions {
   /** connections in the pool; 1 for the embedded database (PGlite is one session) */
@@ -49,7 +49,8 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
   };
   rawReads.set(client, async <T>(sql: string, params: readonly unknown[]) => {
     onQuery?.(sql);
-    return (await pool.query(sql, params as unknown[])).rows as T[];
+    // prepared per connection on a server (planned once, not per request); unnamed on the embedded database
+    return (await pool.query({ name: PREPARED, text: sql, values: params as unknown[] })).rows as T[];
   });
   return client;
 }

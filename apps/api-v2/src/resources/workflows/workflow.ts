@@ -21,15 +21,15 @@ export const workflowV2 = v2Resource<Workflow>({
   procedures: (c) => c.workflows.workflow,
   names,
   inputs: { create: startWorkflowInput, update: updateWorkflowInput, remove: true },
-  read: (w) => ({
-    ...(names.output(w) as Record<string, unknown>),
-    linked_to: {
-      organization_id: w.organization?.id ?? null,
-      person_id: w.person?.id ?? null,
-      project_id: w.project?.id ?? null,
-      sales_id: w.sale?.id ?? null,
-    },
-  }),
+  read: (w) =>
+    Object.assign(names.output(w) as Record<string, unknown>, {
+      linked_to: {
+        organization_id: w.organization?.id ?? null,
+        person_id: w.person?.id ?? null,
+        project_id: w.project?.id ?? null,
+        sales_id: w.sale?.id ?? null,
+      },
+    }),
 });
 
 const readOnly = { create: false, update: false, delete: false } as const;

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadTls } from '@bo/runtime';
+import { load } from '../support/load.js';
+import { insertOrganizations, startBenchService } from '../support/service.js';
+
+/**
+ * Profiling aid (not a benchmark): CPU per request of the service process and of its
+ * PostgreSQL backends, beside the organization-list baseline (pg + node:https) in the same
+ * process. CPU per request stays meaningful on a shared, loaded machine, where req/s does not.
+ *   npx tsx bench/tools/cpu-per-request.ts [path-and-query] [seconds]
+ */
+const pathAndQuery = process.argv[2] ?? '/api/v2/crm/organization?limit=100';
+const seconds = Number(process.argv[3] ?? 6);
+const bench = await startBenchService();
+const env = await bench.environment('bench');
+await insertOrganizations(bench.pool, env.id, 10_000);
+const database = new URL(bench.url).pathname.slice(1);
+const tls = await loadTls({ dataDir: mkdtempSync(path.join(tmpdir(), 'bo-bench-tls-')) });
+const baselineSql = `
+    SELECT o.*, rt.label AS relation_type_label, i.name AS industry_name, s.name AS size_name,
+           (SELECT json_agg(a) FROM organization_address a WHERE a.organization_id = o.id) AS addresses
+    FROM organization o
+    LEFT JOIN relation_type rt ON rt.id = o.relation_type_id
+    LEFT JOIN industry i ON i.id = o.industry_id
+    LEFT JOIN organization_size s ON s.id = o.organization_size_id
+    WHERE o.environment_id = $1 ORDER BY o.created_at, o.id LIMIT 100`;
+const baseline = createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
+  bench.pool.query(baselineSql, [env.id]).then(
+    (r) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ data: r.rows, errors: null, debug: null }));
+    },
+    () => {
+      res.statusCode = 500;
+      res.end();
+    },
+  );
+});
+await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
+const baselinePort = (baseline.address() as AddressInfo).port;
+
+/** utime + stime in ms of each PostgreSQL backend connected to the bench database, by pid */
+async function postgresCpuMs(): Promise<Map<number, number>> {
+  const r = await bench.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  const out = new Map<number, number>();
+  for (const { pid } of r.rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+/** CPU of the backends between two snapshots (a backend that connected in between counts whole) */
+function spent(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
+
+async function measure(label: string, url: string, headers: Record<string, string>) {
+  await load({ url, headers, seconds: 2 });
+  const pg0 = await postgresCpuMs();
+  const c0 = process.cpuUsage();
+  const r = await load({ url, headers, seconds });
+  const cpu = process.cpuUsage(c0);
+  const pgMs = spent(pg0, await postgresCpuMs());
+  const n = r.requestsPerSecond * seconds;
+  const node = (cpu.user + cpu.system) / 1000 / n;
+  const pgPer = pgMs / n;
+  console.log(
+    `${label.padEnd(48)} ${r.requestsPerSecond.toFixed(0).padStart(5)} req/s  node ${node.toFixed(2)} ms  postgres ${pgPer.toFixed(2)} ms  total ${(node + pgPer).toFixed(2)} ms per request`,
+  );
+  return node + pgPer;
+}
+const b = await measure('baseline (pg + node:https)', `https://127.0.0.1:${baselinePort}/`, {});
+const s = await measure(pathAndQuery, `https://127.0.0.1:${bench.service.port}${pathAndQuery}`, { ...env.v2, host: env.host });
+console.log(`CPU cost ratio baseline/service ${(b / s).toFixed(2)}`);
+baseline.close();
+await bench.stop();
+process.exit(0);
