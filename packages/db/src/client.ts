@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards, PREPARED } from './pool.js';
+import { type RememberedReads, rememberedReads, rememberedReadsOn } from './remembered.js';
 
 export interface ClientOptions {
   /** connections in the pool; 1 for the embedded database (PGlite is one session) */
@@ -18,6 +19,8 @@ export type RawRead = <T>(sql: string, params: readonly unknown[]) => Promise<T[
 // The pool behind each client, so that hot reads can skip Prisma's raw-query layer
 // (about twice the Node CPU of the same statement through pg, measured on a page of 100 rows).
 const rawReads = new WeakMap<PrismaClient, RawRead>();
+// Remembered reads per client, made on first use (they open the process's listening connection).
+const rememberedByClient = new WeakMap<PrismaClient, () => RememberedReads>();
 
 export function createPrismaClient(connectionString: string, opts: ClientOptions = {}): PrismaClient {
   // one pool shared by Prisma and the raw reads: the pool size bounds the connections of both
@@ -44,9 +47,15 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     await disconnect();
     if (!ended) {
       ended = true;
+      await remembered?.close();
       await pool.end();
     }
   };
+  let remembered: RememberedReads | null = null;
+  rememberedByClient.set(client, () => {
+    remembered ??= rememberedReadsOn({ connectionString, embedded: opts.guards?.embedded ?? false });
+    return remembered;
+  });
   rawReads.set(client, async <T>(sql: string, params: readonly unknown[]) => {
     onQuery?.(sql);
     // prepared per connection on a server (planned once, not per request); unnamed on the embedded database
@@ -54,6 +63,12 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
   });
   return client;
 }
+
+/** The remembered reads of a client made here (see remembered.ts); none for any other client. */
+export function rememberedReadsOf(client: PrismaClient): RememberedReads {
+  return rememberedByClient.get(client)?.() ?? NOTHING_REMEMBERED;
+}
+const NOTHING_REMEMBERED = rememberedReads(null);
 
 /** The raw read of a client made here; Prisma's own raw query for any other client. */
 export function rawRead(client: PrismaClient): RawRead {

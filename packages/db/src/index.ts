@@ -1,4 +1,4 @@
-export { createPrismaClient, rawRead } from './client.js';
+export { createPrismaClient, rawRead, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead } from './client.js';
 export { SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
 export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql } from './tenant.js';
@@ -22,4 +22,5 @@ export {
 } from './pool.js';
 export type { PoolGuards, RequestScope } from './pool.js';
 export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';
+export { MAX_AGE_MS as REMEMBERED_MAX_AGE_MS, type RememberedChannel, type RememberedReads, rememberedReads } from './remembered.js';
 export type { NotificationListener, NotificationListenerOptions, NotificationLog } from './notifications.js';

@@ -1,4 +1,5 @@
-import { type PrismaClient, rawRead } from './client.js';
+import { type PrismaClient, rawRead, rememberedReadsOf } from './client.js';
+import type { RememberedChannel } from './remembered.js';
 
 /**
  * Tenant scoping, applied in this one place: every model but Environment has an
@@ -123,13 +124,23 @@ export const SCOPED_ENVIRONMENT = '';
 export interface TenantSql {
   readonly environmentId: string;
   read<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * The same read, remembered by this process for at most a second and forgotten at once
+   * when `channel` is notified (see remembered.ts); inside a transaction, read as usual.
+   */
+  readRemembered<T>(channel: RememberedChannel, sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
   const read = rawRead(client);
+  const remembered = rememberedReadsOf(client);
   return {
     environmentId,
     read: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
+    readRemembered: <T>(channel: RememberedChannel, sql: string, params: readonly unknown[] = []) => {
+      const values = [environmentId, ...params];
+      return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
+    },
   };
 }
 
@@ -164,6 +175,8 @@ export function transactionReader(tx: RawTransaction, environmentId: string): Te
   return {
     environmentId,
     read,
+    // a transaction sees its own writes: nothing remembered there
+    readRemembered: (_channel, sql, params) => read(sql, params),
     async lockForUpdate(table, id) {
       const rows = await read<{ id: string }>(
         `SELECT id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2 FOR UPDATE`,

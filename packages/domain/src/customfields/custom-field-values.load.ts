@@ -31,7 +31,9 @@ const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.fi
 
 /** The definitions of one model through the tenant reader (list pages). */
 export async function readDefinitions(sql: TenantSql, modelKey: string): Promise<CustomFieldRow[]> {
-  return sql.read<CustomFieldRow>(DEFINITIONS_FOR_READ_SQL, [modelKey]);
+  // nearly every list page reads them and they hardly ever change: remembered for a moment
+  // per process, forgotten on every process at once when a definition changes
+  return sql.readRemembered<CustomFieldRow>('custom_fields_changed', DEFINITIONS_FOR_READ_SQL, [modelKey]);
 }
 
 /**
