@@ -22,5 +22,10 @@ export {
 } from './pool.js';
 export type { PoolGuards, RequestScope } from './pool.js';
 export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';
-export { MAX_AGE_MS as REMEMBERED_MAX_AGE_MS, type RememberedChannel, type RememberedReads, rememberedReads } from './remembered.js';
+export {
+  MAX_AGE_MS as REMEMBERED_MAX_AGE_MS,
+  type RememberedChannel,
+  type RememberedReads,
+  rememberedReads,
+} from './remembered.js';
 export type { NotificationListener, NotificationListenerOptions, NotificationLog } from './notifications.js';

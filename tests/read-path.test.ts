@@ -1,0 +1,107 @@
+import { compileList, type TenantSql } from '@bo/db';
+import { organization } from '@bo/domain/crm/organization/organization.entity';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Envelope, post } from './support/crm.js';
+import { ApiClient, startTestService, type TestService } from './support/service.js';
+
+/**
+ * The read path of issue 15: what a list request costs, and what makes it cheap without
+ * weakening anything. Two service processes share one database here, as two hosts would.
+ */
+let a: TestService;
+let b: TestService;
+let crmA: ApiClient;
+let crmB: ApiClient;
+
+beforeAll(async () => {
+  a = await startTestService({ rateLimitPerMinute: 400 });
+  b = await startTestService({ db: a.db, rateLimitPerMinute: 400 });
+  crmA = await a.environment('reads');
+  crmB = new ApiClient(b.service.port, 'reads.localhost', crmA.token);
+});
+afterAll(async () => {
+  await b?.stopService();
+  await a?.stop();
+});
+
+describe('a list page in the database', () => {
+  it('a list page reads its rows by primary key, never by scanning the table (the plan of 100 of 3,000 rows)', async () => {
+    const [environment] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'reads'`);
+    const environmentId = environment?.id as string;
+    await a.db.query(
+      `INSERT INTO organization (id, environment_id, name, created_at, updated_at)
+       SELECT 'organization:plan' || g, $1, 'Plan ' || g, now() - g * interval '1 second', now() FROM generate_series(1, 3000) g`,
+      [environmentId],
+    );
+    await a.db.query('ANALYZE organization');
+    const compiled = compileList(
+      organization.sqlModel,
+      environmentId,
+      { orderBy: organization.defaultSort, offset: 0, limit: 100, count: false },
+      { canRead: () => true },
+    );
+    // the loader's own statement, captured as it would run
+    let sql = '';
+    let params: unknown[] = [];
+    const capture: TenantSql = {
+      environmentId,
+      async read<T>(text: string, values: readonly unknown[] = []) {
+        sql = text;
+        params = [environmentId, ...values];
+        return [] as T[];
+      },
+      readRemembered: async <T>() => [] as T[],
+    };
+    await organization.loader.page(capture, {
+      ids: compiled.pageSql,
+      params: compiled.pageParams.slice(1),
+      orderBy: compiled.orderSql,
+    });
+    const plan = (await a.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).not.toMatch(/Seq Scan on organization\b/);
+    expect(plan).toMatch(/Index (Only )?Scan using organization_pkey/);
+    const res = await crmA.v2('GET', '/crm/organization?limit=100&q[name]=Plan*');
+    expect((res.body as Envelope<unknown[]>).data).toHaveLength(100);
+  });
+});
+
+describe('what a process remembers, every process forgets at once', () => {
+  it('a custom field defined through one process shows in the next read of another', async () => {
+    const id = await post(crmA, '/crm/organization', { name: 'Remembered BV' });
+    // process b reads (and remembers) the definitions: none yet
+    const before = await crmB.v2('GET', `/crm/organization/${id}`);
+    expect((before.body as Envelope<{ custom_fields: unknown[] }>).data.custom_fields).toEqual([]);
+    await post(crmA, '/crm/organizationcustomfields', { name: 'tier', label: 'Tier', type: 'text' });
+    const after = await crmB.v2('GET', `/crm/organization?q[id]=${id}`);
+    expect((after.body as Envelope<{ custom_fields: { name: string }[] }[]>).data[0]?.custom_fields.map((f) => f.name)).toEqual([
+      'tier',
+    ]);
+  });
+
+  it("a user's rights taken away by another process count at the next request of every process", async () => {
+    const reader = await a.user('reads', 'narrowed@reads.test', { crm: 'read' });
+    const readerB = new ApiClient(b.service.port, 'reads.localhost', reader.token);
+    expect((await reader.v2('GET', '/crm/organization')).status).toBe(200);
+    expect((await readerB.v2('GET', '/crm/organization')).status).toBe(200);
+    await a.db.query(`UPDATE user_account SET rights = '{}'::jsonb WHERE email = 'narrowed@reads.test'`);
+    expect((await reader.v2('GET', '/crm/organization')).status).toBe(403);
+    expect((await readerB.v2('GET', '/crm/organization')).status).toBe(403);
+  });
+});
+
+describe('one budget across processes', () => {
+  it('requests counted in blocks never pass the limit, whichever process answers (400 a minute, 460 sent to two processes)', async () => {
+    const spender = await a.user('reads', 'spender@reads.test', { crm: 'read' });
+    const clients = [spender, new ApiClient(b.service.port, 'reads.localhost', spender.token)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 460; i += 1) {
+      statuses.push((await (clients[i % 2] as ApiClient).v2('GET', '/crm/organization?limit=1')).status);
+    }
+    const allowed = statuses.filter((s) => s === 200).length;
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(allowed).toBeLessThanOrEqual(400);
+    // at most a block's unused points per process are lost (a block is 1% of the limit)
+    expect(allowed).toBeGreaterThanOrEqual(400 - 2 * 4);
+    expect(statuses.slice(-20).every((s) => s === 429)).toBe(true);
+  });
+});
