@@ -32,7 +32,7 @@ const WEEK = { day1: DAY, day2: DAY, day3: DAY, day4: DAY, day5: DAY, day6: FREE
 const employeeId = (i: number) => `employee:bench${String(i).padStart(6, '0')}`;
 
 /** The bulk load: a handful of set-based statements, not one request per row. */
-async function bulkLoad(pool: import('pg').Pool, env: string, lastYear: number): Promise<void> {
+export async function bulkLoad(pool: import('pg').Pool, env: string, lastYear: number): Promise<void> {
   const firstYear = lastYear - YEARS + 1;
   const lookup = async (sql: string) => (await pool.query<{ id: string }>(sql, [env])).rows[0]?.id as string;
   const active = await lookup(`SELECT id FROM employee_status WHERE environment_id = $1 AND key = 'active'`);

@@ -21,7 +21,8 @@ const FILTERS: Record<string, 'employee' | 'type' | 'year'> = {
  * Any other parameter is refused (400), not ignored.
  */
 export function leaveBalanceParams(raw: Record<string, string>): z.input<typeof leaveBalanceQueryInput> {
-  const out: z.input<typeof leaveBalanceQueryInput> = {};
+  // v2 shows no count here, so none is made (it would walk the whole collection)
+  const out: z.input<typeof leaveBalanceQueryInput> = { count: false };
   for (const [key, value] of Object.entries(raw)) {
     const filter = FILTERS[key];
     const number = (what: string) => {
