@@ -81,7 +81,7 @@ export function leaveBalanceRowV2(b: LeaveBalance): Record<string, unknown> {
  * statement per page. The reference types last_change as a number; it is the date-time
  * of the last change here, like first_change. granted and taken are extensions.
  */
-export const leaveBalanceV2 = v2Operation<{ items: LeaveBalance[]; count: number }>({
+export const leaveBalanceV2 = v2Operation<{ items: LeaveBalance[]; count: number | null }>({
   method: 'GET',
   path: 'hrm/leavebalance',
   summary: 'Leave balances per employee, leave type and year',

@@ -173,15 +173,15 @@ SELECT count(*)::int AS total
   return { sql, params };
 }
 
-/** One page of balances and, unless `count: false`, the size of the whole filtered collection. */
+/** One page of balances and, unless `count: false` (then null), the size of the whole filtered collection. */
 export async function readLeaveBalances(
   sql: TenantSql,
   f: LeaveBalanceFilter,
   currentYear: number,
-): Promise<{ items: LeaveBalance[]; count: number }> {
+): Promise<{ items: LeaveBalance[]; count: number | null }> {
   const q = leaveBalanceQuery(f, currentYear);
   const rows = await sql.read<Raw>(q.sql, q.params);
-  let count = 0;
+  let count: number | null = null;
   if (f.count !== false) {
     const c = leaveBalanceCountQuery(f, currentYear);
     count = (await sql.read<{ total: number }>(c.sql, c.params))[0]?.total ?? 0;

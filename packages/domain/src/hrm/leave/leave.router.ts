@@ -36,6 +36,6 @@ export const leaveRouter = router({
     .mutation(({ ctx, input }) => decideLeave(ctx, input.id, 'rejected')),
   balances: moduleProcedure('hrm', 'read')
     .input(leaveBalanceQueryInput)
-    .output(z.object({ items: z.array(leaveBalanceRow), count: z.number().int() }))
+    .output(z.object({ items: z.array(leaveBalanceRow), count: z.number().int().nullable() }))
     .query(({ ctx, input }) => readLeaveBalances(ctx.sql, input, ctx.clock.now().getUTCFullYear())),
 });
