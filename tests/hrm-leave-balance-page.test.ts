@@ -339,3 +339,63 @@ describe('hrm/leavebalance pages', () => {
     expect((past.body as Envelope<Row[]>).data).toEqual([]);
   });
 });
+
+describe('hrm/leavebalance cost', () => {
+  let bulk: string;
+  beforeAll(async () => {
+    await t.environment('bulk');
+    const one = async (sql: string) => (await t.db.query<{ id: string }>(sql))[0]?.id as string;
+    bulk = await one(`SELECT id FROM environment WHERE name = 'bulk'`);
+    const vacation = await one(`SELECT id FROM leave_type WHERE environment_id = '${bulk}' AND contract_grants`);
+    const approved = await one(`SELECT id FROM leave_status WHERE environment_id = '${bulk}' AND key = 'approved'`);
+    // 600 employees over 4 years: a contract each, and per year a grant and six taken entries
+    const emp = `'employee:bulk' || lpad(i::text, 4, '0')`;
+    await t.db.query(
+      `INSERT INTO employee (id, environment_id, name, employment_status, updated_at)
+       SELECT ${emp}, $1, 'Bulk ' || lpad(i::text, 4, '0'), 'active', now() FROM generate_series(1, 600) i`,
+      [bulk],
+    );
+    await t.db.query(
+      `INSERT INTO contract (id, environment_id, employee_id, start_date, parttime_percentage, days_off, updated_at)
+       SELECT 'contract:bulk' || i, $1, ${emp}, make_date($2::int - 3, 1, 1), 100, 25, now() FROM generate_series(1, 600) i`,
+      [bulk, year],
+    );
+    await t.db.query(
+      `INSERT INTO leave (id, environment_id, employee_id, leave_type_id, leave_status_id, kind, year, hours, updated_at)
+       SELECT 'leave:bulk' || i || '_' || y || '_' || k, $1, ${emp}, $3, CASE WHEN k % 2 = 0 THEN $4 END,
+              CASE WHEN k = 0 THEN 'granted' ELSE 'taken' END, y, 8, now()
+         FROM generate_series(1, 600) i, generate_series($2::int - 3, $2::int) y, generate_series(0, 6) k`,
+      [bulk, year, vacation, approved],
+    );
+    await t.db.query('ANALYZE employee, contract, leave');
+  });
+
+  /** Rows the statement read from one table, over all its scans and loops. */
+  async function rowsRead(sql: string, params: unknown[], table: string): Promise<number> {
+    type Plan = { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: Plan[] };
+    const [row] = await t.db.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+    const walk = (p: Plan): number =>
+      (p['Relation Name'] === table ? p['Actual Rows'] * p['Actual Loops'] : 0) +
+      (p.Plans ?? []).reduce((n, c) => n + walk(c), 0);
+    return walk((row as { 'QUERY PLAN': [{ Plan: Plan }] })['QUERY PLAN'][0].Plan);
+  }
+
+  it('a page of balances reads the leave of the page’s employees, not of the whole collection', async () => {
+    const { leaveBalanceQuery } = await import('@bo/domain/hrm/leave/leave-balance');
+    const total = 600 * 4 * 7;
+    for (const f of [
+      { offset: 0, limit: 100 },
+      { offset: 400, limit: 100 },
+      { offset: 40, limit: 10, year: year - 1 },
+    ]) {
+      const q = leaveBalanceQuery(f, year);
+      const read = await rowsRead(q.sql, [bulk, ...q.params], 'leave');
+      // an employee has 4 keys (1 in one year) and 28 leave rows: the page reaches the employees up
+      // to offset + limit, whose rows its keys come from, and sums at most 7 rows per key
+      const reached = Math.ceil((f.offset + f.limit) / ('year' in f ? 1 : 4)) + 3;
+      expect(read, JSON.stringify(f)).toBeLessThanOrEqual(reached * 28 + f.limit * 7);
+      expect(read).toBeLessThan(total / 3);
+      expect(read).toBeGreaterThan(0);
+    }
+  });
+});
