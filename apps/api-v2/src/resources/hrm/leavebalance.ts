@@ -21,7 +21,8 @@ const FILTERS: Record<string, 'employee' | 'type' | 'year'> = {
  * Any other parameter is refused (400), not ignored.
  */
 export function leaveBalanceParams(raw: Record<string, string>): z.input<typeof leaveBalanceQueryInput> {
-  const out: z.input<typeof leaveBalanceQueryInput> = {};
+  // v2 shows no count here, so none is made (it would walk the whole collection)
+  const out: z.input<typeof leaveBalanceQueryInput> = { count: false };
   for (const [key, value] of Object.entries(raw)) {
     const filter = FILTERS[key];
     const number = (what: string) => {
@@ -80,7 +81,7 @@ export function leaveBalanceRowV2(b: LeaveBalance): Record<string, unknown> {
  * statement per page. The reference types last_change as a number; it is the date-time
  * of the last change here, like first_change. granted and taken are extensions.
  */
-export const leaveBalanceV2 = v2Operation<{ items: LeaveBalance[]; count: number }>({
+export const leaveBalanceV2 = v2Operation<{ items: LeaveBalance[]; count: number | null }>({
   method: 'GET',
   path: 'hrm/leavebalance',
   summary: 'Leave balances per employee, leave type and year',

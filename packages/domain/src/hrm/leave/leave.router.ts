@@ -13,6 +13,8 @@ export const leaveBalanceQueryInput = z.object({
   year: z.number().int().min(1900).max(2200).optional(),
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(100).default(100),
+  /** false: the page only; the count walks every key of the collection */
+  count: z.boolean().default(true),
 });
 
 /** Leave entries (hrm/leave, hours/leave), the request flow, and balances. */
@@ -34,6 +36,6 @@ export const leaveRouter = router({
     .mutation(({ ctx, input }) => decideLeave(ctx, input.id, 'rejected')),
   balances: moduleProcedure('hrm', 'read')
     .input(leaveBalanceQueryInput)
-    .output(z.object({ items: z.array(leaveBalanceRow), count: z.number().int() }))
+    .output(z.object({ items: z.array(leaveBalanceRow), count: z.number().int().nullable() }))
     .query(({ ctx, input }) => readLeaveBalances(ctx.sql, input, ctx.clock.now().getUTCFullYear())),
 });

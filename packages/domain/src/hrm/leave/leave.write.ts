@@ -89,7 +89,7 @@ export async function assertBalance(
   await holdEmployees(w, [at.employeeId]);
   const { items } = await readLeaveBalances(
     w.sql,
-    { employeeIds: [at.employeeId], leaveTypeId: at.leaveTypeId, year: at.year, offset: 0, limit: 1 },
+    { employeeIds: [at.employeeId], leaveTypeId: at.leaveTypeId, year: at.year, offset: 0, limit: 1, count: false },
     w.now.getUTCFullYear(),
   );
   const b = items[0];
