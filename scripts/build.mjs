@@ -66,7 +66,7 @@ export function sourceStamp() {
   for (const f of sourceFiles().sort()) {
     try {
       const s = statSync(f);
-      hash.update(`${path.relative(root, f)} ${s.size} ${s.mtimeMs}\n`);
+      hash.update(`${path.relative(root, f)} ${s.size} ${Math.trunc(s.mtimeMs)}\n`);
     } catch {
       hash.update(`${path.relative(root, f)} -\n`);
     }

@@ -130,7 +130,7 @@ function serverPidOf(clientPort: number, pids: number[]): number | null {
 }
 
 describe.skipIf(process.platform !== 'linux')('WEB_CONCURRENCY', () => {
-  it('two processes answer on one port, a write in one is read in the other, and SIGTERM stops all within 10 s', async () => {
+  it('two processes answer on one port, a write in one is read in the other, a dead one is replaced, and SIGTERM stops all within 10 s', async () => {
     expect(out).toMatch(/starting 2 processes/);
     const pids = workerPids();
     expect(pids).toHaveLength(2);
@@ -161,7 +161,18 @@ describe.skipIf(process.platform !== 'linux')('WEB_CONCURRENCY', () => {
     expect(read.body.data).toMatchObject({ name: 'Clustered BV' });
     for (const c of conns) c.close();
 
-    const tree = [child.pid as number, ...pids];
+    // a process that dies is replaced under its number; the service keeps answering meanwhile
+    process.kill(pids[1] as number, 'SIGKILL');
+    const killed = performance.now();
+    while (workerPids().length < 3 && performance.now() - killed < 30_000) await new Promise((r) => setTimeout(r, 100));
+    const replacement = workerPids()[2] as number;
+    expect(out).toMatch(new RegExp(`process 2 of 2 \\(pid ${replacement}\\) serves`));
+    expect(alive(replacement)).toBe(true);
+    const again = connection();
+    expect((await again.call('GET', `/crm/organization/${id}`)).status).toBe(200);
+    again.close();
+
+    const tree = [child.pid as number, pids[0] as number, replacement];
     const killedAt = performance.now();
     child.kill('SIGTERM');
     while (tree.some(alive) && performance.now() - killedAt < 15_000) await new Promise((r) => setTimeout(r, 100));

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, utimesSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `pnpm start` runs .build/server.mjs, built by scripts/build.mjs from the workspace's
+ * TypeScript; it builds only when the sources changed since the last build (a stamp of
+ * their paths, sizes and modification times).
+ */
+const root = path.resolve(import.meta.dirname, '..');
+
+function node(code: string): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }).trim();
+}
+
+const fresh = () => node("import { isFresh } from './scripts/build.mjs'; console.log(isFresh());");
+
+describe('the compiled start', () => {
+  it('a second start does not rebuild: the build is fresh until a source changes', () => {
+    // the first start (or this) builds when needed
+    node("import { ensureBuilt } from './scripts/build.mjs'; await ensureBuilt({ log: () => {} });");
+    expect(fresh()).toBe('true');
+    const built = statSync(path.join(root, '.build/server.mjs')).mtimeMs;
+    expect(node("import { ensureBuilt } from './scripts/build.mjs'; console.log(await ensureBuilt());")).toBe('false');
+    expect(statSync(path.join(root, '.build/server.mjs')).mtimeMs).toBe(built);
+
+    // a source file edited after the build makes it stale; as it was, fresh again
+    const source = path.join(root, 'packages/runtime/src/config.ts');
+    const before = statSync(source);
+    try {
+      utimesSync(source, before.atime, new Date(before.mtimeMs + 60_000));
+      expect(fresh()).toBe('false');
+    } finally {
+      utimesSync(source, before.atimeMs / 1000, before.mtimeMs / 1000);
+    }
+    expect(fresh()).toBe('true');
+  }, 60_000);
+
+  it('the bundle holds the workspace code and imports every package from node_modules by path', () => {
+    const code = readFileSync(path.join(root, '.build/server.mjs'), 'utf8');
+    // no bare package import is left for Node to resolve from .build/ (pnpm gives it no node_modules)
+    const bare = [...code.matchAll(/\bfrom\s+"([^"]+)"/g)]
+      .map((m) => m[1] ?? '')
+      .filter((s) => !s.startsWith('node:') && !s.startsWith('.'));
+    expect(bare).toEqual([]);
+    // the PDF worker thread and the migrations folder are found beside their sources
+    expect(code).toContain('packages/domain/src/storage/pdf-page.ts');
+    expect(code).toContain('packages/db/src/migrations.ts');
+    expect(code).not.toMatch(/from "@bo\//);
+  });
+});
