@@ -27,6 +27,8 @@ const stampFile = path.join(outDir, 'stamp');
 // manifests (exports), the TypeScript settings esbuild reads, the lockfile
 // (external paths name package versions) and this script
 const SOURCE_DIRS = ['apps', 'packages'];
+// the demo package (pnpm-workspace.yaml's `prisma`) keeps its sources at its top level
+const PACKAGE_DIRS = ['prisma'];
 const ROOT_FILES = ['package.json', 'pnpm-lock.yaml', 'tsconfig.base.json', 'tsconfig.json', 'scripts/build.mjs'];
 
 function sourceFiles() {
@@ -39,6 +41,7 @@ function sourceFiles() {
       walk(path.join(dir, 'src'), files);
     }
   }
+  for (const dir of PACKAGE_DIRS) walk(path.join(root, dir), files);
   return files;
 }
 
@@ -51,8 +54,9 @@ function walk(dir, into) {
   }
   for (const e of entries) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, into);
-    else if (e.isFile()) into.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules') walk(p, into);
+    } else if (e.isFile()) into.push(p);
   }
 }
 
