@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isLauncher } from '@bo/runtime';
 
 /**
  * `pnpm start` runs .build/server.mjs, built by scripts/build.mjs from the workspace's
@@ -48,5 +49,11 @@ describe('the compiled start', () => {
     expect(code).toContain('packages/domain/src/storage/pdf-page.ts');
     expect(code).toContain('packages/db/src/migrations.ts');
     expect(code).not.toMatch(/from "@bo\//);
+  });
+
+  it('the compiled start is the service, not a launcher: the service watches sh and pnpm above it', () => {
+    expect(isLauncher([process.execPath, path.join(root, 'scripts/start.mjs')])).toBe(false);
+    expect(isLauncher(['sh', '-c', 'node scripts/start.mjs'])).toBe(true);
+    expect(isLauncher([process.execPath, '/usr/lib/node_modules/pnpm/bin/pnpm.cjs', 'start'])).toBe(true);
   });
 });
