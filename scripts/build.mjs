@@ -19,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const outDir = path.join(root, '.build');
+// BO_BUILD_DIR: another output folder (the tests build into their own, never racing a start)
+export const outDir = process.env.BO_BUILD_DIR ? path.resolve(process.env.BO_BUILD_DIR) : path.join(root, '.build');
 export const serverBundle = path.join(outDir, 'server.mjs');
 const stampFile = path.join(outDir, 'stamp');
 

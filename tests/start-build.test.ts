@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isLauncher } from '@bo/runtime';
 
 /**
@@ -11,8 +12,16 @@ import { isLauncher } from '@bo/runtime';
  */
 const root = path.resolve(import.meta.dirname, '..');
 
+// its own output folder: a start elsewhere in the run rebuilding .build/ cannot race these checks
+const buildDir = mkdtempSync(path.join(tmpdir(), 'bo-build-'));
+afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
+
 function node(code: string): string {
-  return execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }).trim();
+  return execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, BO_BUILD_DIR: buildDir },
+  }).trim();
 }
 
 const fresh = () => node("import { isFresh } from './scripts/build.mjs'; console.log(isFresh());");
@@ -22,9 +31,9 @@ describe('the compiled start', () => {
     // the first start (or this) builds when needed
     node("import { ensureBuilt } from './scripts/build.mjs'; await ensureBuilt({ log: () => {} });");
     expect(fresh()).toBe('true');
-    const built = statSync(path.join(root, '.build/server.mjs')).mtimeMs;
+    const built = statSync(path.join(buildDir, 'server.mjs')).mtimeMs;
     expect(node("import { ensureBuilt } from './scripts/build.mjs'; console.log(await ensureBuilt());")).toBe('false');
-    expect(statSync(path.join(root, '.build/server.mjs')).mtimeMs).toBe(built);
+    expect(statSync(path.join(buildDir, 'server.mjs')).mtimeMs).toBe(built);
 
     // a source file edited after the build makes it stale; as it was, fresh again
     const source = path.join(root, 'packages/runtime/src/config.ts');
@@ -39,7 +48,7 @@ describe('the compiled start', () => {
   }, 60_000);
 
   it('the bundle holds the workspace code and imports every package from node_modules by path', () => {
-    const code = readFileSync(path.join(root, '.build/server.mjs'), 'utf8');
+    const code = readFileSync(path.join(buildDir, 'server.mjs'), 'utf8');
     // no bare package import is left for Node to resolve from .build/ (pnpm gives it no node_modules)
     const bare = [...code.matchAll(/\bfrom\s+"([^"]+)"/g)]
       .map((m) => m[1] ?? '')
