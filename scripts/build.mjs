@@ -129,16 +129,12 @@ const sourceUrls = {
   },
 };
 
-/** Builds the server bundle (always) and records the stamp it was built from. */
-export async function build({ log = console.error } = {}) {
-  const started = performance.now();
-  const stamp = sourceStamp();
+/** Bundles one entry (the workspace's TypeScript in, every package external) into `outfile`, an ES module in outDir. */
+export async function bundle(entry, outfile) {
   const esbuild = await import('esbuild');
-  mkdirSync(outDir, { recursive: true });
-  const tmp = path.join(outDir, `server.${process.pid}.mjs`);
   await esbuild.build({
-    entryPoints: [path.join(root, 'apps/server/src/main.ts')],
-    outfile: tmp,
+    entryPoints: [path.resolve(root, entry)],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -154,6 +150,15 @@ export async function build({ log = console.error } = {}) {
     },
   });
   await esbuild.stop?.();
+}
+
+/** Builds the server bundle (always) and records the stamp it was built from. */
+export async function build({ log = console.error } = {}) {
+  const started = performance.now();
+  const stamp = sourceStamp();
+  mkdirSync(outDir, { recursive: true });
+  const tmp = path.join(outDir, `server.${process.pid}.mjs`);
+  await bundle('apps/server/src/main.ts', tmp);
   // renamed into place only when complete, so a reader never sees half a bundle
   renameSync(`${tmp}.map`, `${serverBundle}.map`);
   const code = readFileSync(tmp, 'utf8').replace(`${path.basename(tmp)}.map`, `${path.basename(serverBundle)}.map`);

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLauncher } from '@bo/runtime';
+import { onePagePdf } from './support/storage.js';
 
 /**
  * `pnpm start` runs .build/server.mjs, built by scripts/build.mjs from the workspace's
@@ -16,8 +17,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const buildDir = mkdtempSync(path.join(tmpdir(), 'bo-build-'));
 afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
+let scripts = 0;
+/** Runs `code` as an ES module file (not `-e`: a worker thread would inherit `--input-type`). */
 function node(code: string): string {
-  return execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+  scripts += 1;
+  const file = path.join(buildDir, `script-${scripts}.mjs`);
+  writeFileSync(file, code.replaceAll("'./scripts/build.mjs'", JSON.stringify(path.join(root, 'scripts/build.mjs'))));
+  return execFileSync(process.execPath, [file], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, BO_BUILD_DIR: buildDir },
@@ -65,4 +71,18 @@ describe('the compiled start', () => {
     expect(isLauncher(['sh', '-c', 'node scripts/start.mjs'])).toBe(true);
     expect(isLauncher([process.execPath, '/usr/lib/node_modules/pnpm/bin/pnpm.cjs', 'start'])).toBe(true);
   });
+
+  it('bundled, the PDF renderer still starts its worker thread from its source folder and renders a page', () => {
+    const pdf = path.join(buildDir, 'one-page.pdf');
+    writeFileSync(pdf, onePagePdf());
+    const out = path.join(buildDir, 'pdf-page.mjs');
+    const answer = node(`
+      import { readFileSync } from 'node:fs';
+      import { bundle } from './scripts/build.mjs';
+      await bundle('packages/domain/src/storage/pdf-page.ts', ${JSON.stringify(out)});
+      const { renderPdfFirstPage } = await import(${JSON.stringify(out)});
+      const png = await renderPdfFirstPage(readFileSync(${JSON.stringify(pdf)}), 64);
+      console.log(png ? png.subarray(1, 4).toString('latin1') : 'null');`);
+    expect(answer).toBe('PNG');
+  }, 60_000);
 });
