@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -130,6 +130,16 @@ describe('the README start command', () => {
       expect(existsSync(path.join(dir, 'embedded-db.json'))).toBe(true);
       tree.push(child.pid as number, ...descendants(child.pid as number));
       expect(tree.length).toBeGreaterThan(2);
+      // the compiled start: node runs the built bundle through scripts/start.mjs; nothing transpiles at start
+      const commands = tree.map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+        } catch {
+          return '';
+        }
+      });
+      expect(commands.some((c) => c.includes('scripts/start.mjs'))).toBe(true);
+      expect(commands.filter((c) => /tsx/.test(c))).toEqual([]);
 
       const killedAt = performance.now();
       process.kill(child.pid as number, 'SIGTERM');

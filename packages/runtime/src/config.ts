@@ -17,6 +17,8 @@ export interface ServiceConfig {
   seedDemo: boolean;
   logLevel: string;
   runWorker: boolean;
+  /** WEB_CONCURRENCY: HTTP processes on the one port (node:cluster); 1 on the embedded database */
+  webConcurrency?: number;
   /** requests per token per minute, shared by all processes; 0 or absent turns the limit off */
   rateLimitPerMinute?: number;
   /** webhook delivery settings (WEBHOOK_*); defaults when absent */
@@ -99,6 +101,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     seedDemo: bool(env.SEED_DEMO, true),
     logLevel: env.LOG_LEVEL ?? 'info',
     runWorker: bool(env.RUN_WORKER, true),
+    // 0 or absent: one process (platforms set WEB_CONCURRENCY from the machine's size)
+    webConcurrency: Math.max(1, count('WEB_CONCURRENCY', env.WEB_CONCURRENCY, 1)),
     rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
     webhooks: webhookConfigFromEnv(env),
     uploads: uploadConfigFromEnv(env),

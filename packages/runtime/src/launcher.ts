@@ -4,11 +4,13 @@ import path from 'node:path';
 
 /**
  * The README's start command runs the service at the end of a chain of launchers:
- * npx → sh -c → pnpm → sh -c → tsx → node. A process manager sends SIGTERM to the
- * first of them, and that chain does not pass it on: npx exits, the rest keep
+ * npx → sh -c → pnpm → sh -c → node scripts/start.mjs (the compiled start; the lone
+ * apps still have tsx's CLI between pnpm and node). A process manager sends SIGTERM
+ * to the first of them, and that chain does not pass it on: npx exits, the rest keep
  * running. So the service watches its launchers: when any of them is gone, it
- * stops as it would on SIGTERM. (Started directly, `node --import tsx
- * apps/server/src/main.ts`, it has no launcher and gets the signal itself.)
+ * stops as it would on SIGTERM. (Started directly, `node scripts/start.mjs`, it has
+ * no launcher and gets the signal itself. With WEB_CONCURRENCY the cluster primary
+ * watches; its processes have the primary above them, which is no launcher.)
  */
 
 interface Proc {

@@ -1,4 +1,6 @@
-import type { Logger } from 'pino';
+import cluster from 'node:cluster';
+import pino, { type Logger } from 'pino';
+import { clusterProcessNumber, reportReady, runPrimary } from './cluster.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
 import type { HttpMount } from './http-app.js';
 import { watchLaunchers } from './launcher.js';
@@ -39,7 +41,8 @@ export async function runMain<P extends { log: Logger }>(
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(signal));
-  if (process.env.STOP_WITH_LAUNCHER !== 'false') watchLaunchers(() => stop('the start command has exited'));
+  // a cluster process has the primary above it, which watches the launchers (and ends it when they are gone)
+  if (process.env.STOP_WITH_LAUNCHER !== 'false' && !cluster.isWorker) watchLaunchers(() => stop('the start command has exited'));
   return running;
 }
 
@@ -68,15 +71,47 @@ ${tries.join('\n')}
 Another token: ${make}`);
 }
 
-/** An HTTP process configured from the environment (README, Configuration), announced once it listens. */
+/**
+ * The number of HTTP processes to run: WEB_CONCURRENCY, clamped to 1 (with a
+ * warning) on the embedded database, whose single PGlite session one process
+ * holds: more processes would only queue on it.
+ */
+export function processCount(config: ServiceConfig, warn: (msg: string) => void): number {
+  const wanted = config.webConcurrency ?? 1;
+  if (wanted > 1 && !config.databaseUrl) {
+    warn(
+      `WEB_CONCURRENCY=${wanted} ignored: the embedded database is one session in one process; running 1 process (set DATABASE_URL to run several)`,
+    );
+    return 1;
+  }
+  return wanted;
+}
+
+/**
+ * An HTTP process configured from the environment (README, Configuration), announced once it listens.
+ * With WEB_CONCURRENCY=N (N > 1, on a PostgreSQL server) this process becomes the primary of N
+ * (cluster.ts) and never returns; each of them runs this same function as process 1..N.
+ */
 export async function serveFromEnv<S extends HttpService<RunningJobs>>(
   title: string,
   mounts: HttpMount[],
   start: (config: ServiceConfig) => Promise<S>,
 ): Promise<S> {
   const config = configFromEnv();
-  const service = await runMain(() => start(config), { stop: (s) => s.stop() });
-  announce(title, config, service, mounts);
+  if (cluster.isPrimary) {
+    const processes = processCount(config, (msg) => console.warn(msg));
+    if (processes > 1) {
+      const log = pino({ level: config.logLevel });
+      log.info(`${title}: starting ${processes} processes (WEB_CONCURRENCY)`);
+      return runPrimary(processes, log);
+    }
+  }
+  const number = clusterProcessNumber();
+  // in a cluster, process 1 alone seeds the demo and works the jobs: scheduled jobs are not doubled
+  const own = number === null || number === 1 ? config : { ...config, runWorker: false, seedDemo: false };
+  const service = await runMain(() => start(own), { stop: (s) => s.stop() });
+  if (number === null || number === 1) announce(title, own, service, mounts);
+  if (number !== null) reportReady(service.port);
   return service;
 }
 
