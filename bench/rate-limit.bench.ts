@@ -42,7 +42,11 @@ export default async function run(): Promise<void> {
     const on: LoadResult[] = [];
     const off: LoadResult[] = [];
     for (let i = 0; i < rounds; i += 1) {
-      console.log(`round ${i + 1}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      console.log(
+        `round ${i + 1}, load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
       on.push(await load({ url: url(bench.service.port), headers, seconds }));
       off.push(await load({ url: url(unlimited.port), headers, seconds }));
     }
@@ -52,7 +56,9 @@ export default async function run(): Promise<void> {
     console.log(row('rate limit off', off[off.length - 1] as LoadResult));
     const ratio = mean(on) / mean(off);
     const perRequestMs = 1000 / mean(on) - 1000 / mean(off);
-    console.log(`with the limit on: ${ratio.toFixed(2)} of the throughput without it (${perRequestMs.toFixed(2)} ms per request)`);
+    console.log(
+      `with the limit on: ${ratio.toFixed(2)} of the throughput without it (${perRequestMs.toFixed(2)} ms per request)`,
+    );
     record({
       benchmark: 'rate-limit',
       figure: 'v2 list with the rate limit on (as shipped) against off, 10 connections',

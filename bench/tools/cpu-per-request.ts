@@ -82,7 +82,10 @@ async function measure(label: string, url: string, headers: Record<string, strin
   return node + pgPer;
 }
 const b = await measure('baseline (pg + node:https)', `https://127.0.0.1:${baselinePort}/`, {});
-const s = await measure(pathAndQuery, `https://127.0.0.1:${bench.service.port}${pathAndQuery}`, { ...(pathAndQuery.startsWith("/api/v3") ? env.v3 : env.v2), host: env.host });
+const s = await measure(pathAndQuery, `https://127.0.0.1:${bench.service.port}${pathAndQuery}`, {
+  ...(pathAndQuery.startsWith('/api/v3') ? env.v3 : env.v2),
+  host: env.host,
+});
 console.log(`CPU cost ratio baseline/service ${(b / s).toFixed(2)}`);
 baseline.close();
 await bench.stop();

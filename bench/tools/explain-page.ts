@@ -1,16 +1,39 @@
-import { compileList } from '@bo/db';
+import { compileList, type TenantSql } from '@bo/db';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import { insertOrganizations, startBenchService } from '../support/service.js';
 
-/** Profiling aid: EXPLAIN ANALYZE of the organization page statement and of the custom-field read. */
+/**
+ * Profiling aid: EXPLAIN (ANALYZE, BUFFERS) of the organization page statement as the loader
+ * builds it, over 10,000 rows.   npx tsx bench/tools/explain-page.ts [sql]
+ */
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
-const compiled = compileList(organization.sqlModel, env.id, { orderBy: organization.defaultSort, offset: 0, limit: 100, count: false }, { canRead: () => true });
-const sql = `WITH page AS (${compiled.pageSql}) SELECT ${organization.loader.selectList()} FROM page JOIN organization t ON t.id = page.id AND t.environment_id = $1 ORDER BY ${compiled.orderSql}`;
+const compiled = compileList(
+  organization.sqlModel,
+  env.id,
+  { orderBy: organization.defaultSort, offset: 0, limit: 100, count: false },
+  { canRead: () => true },
+);
+let sql = '';
+let params: unknown[] = [];
+const capture: TenantSql = {
+  environmentId: env.id,
+  async read<T>(text: string, values: readonly unknown[] = []) {
+    sql = text;
+    params = [env.id, ...values];
+    return [] as T[];
+  },
+  readRemembered: async <T>() => [] as T[],
+};
+await organization.loader.page(capture, {
+  ids: compiled.pageSql,
+  params: compiled.pageParams.slice(1),
+  orderBy: compiled.orderSql,
+});
 if (process.argv[2] === 'sql') console.log(sql);
-for (let i = 0; i < 3; i += 1) await bench.pool.query(sql, compiled.pageParams);
-const r = await bench.pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, compiled.pageParams);
+for (let i = 0; i < 3; i += 1) await bench.pool.query(sql, params);
+const r = await bench.pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
 console.log(r.rows.map((x) => x['QUERY PLAN']).join('\n'));
 await bench.stop();
 process.exit(0);
