@@ -22,7 +22,7 @@ export async function startStatementProxy(target = { host: '127.0.0.1', port: 54
     upstream.pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    let pending = Buffer.alloc(0);
+    let pending: Buffer<ArrayBufferLike> = Buffer.alloc(0);
     let started = false;
     let lastParse = '';
     client.on('data', (piece: Buffer) => {
