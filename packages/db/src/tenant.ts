@@ -123,6 +123,12 @@ export const SCOPED_ENVIRONMENT = '';
 export interface TenantSql {
   readonly environmentId: string;
   read<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * One statement that changes rows of the environment and answers them (UPDATE … RETURNING),
+   * in its own transaction (in the transaction reader: in that transaction); the same binding as `read`. Kept apart from `read` so reads can be
+   * routed elsewhere (a replica) without moving writes. Used where a round trip counts (chunks).
+   */
+  write<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
@@ -130,6 +136,7 @@ export function tenantSql(client: PrismaClient, environmentId: string): TenantSq
   return {
     environmentId,
     read: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
+    write: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
   };
 }
 
@@ -164,6 +171,7 @@ export function transactionReader(tx: RawTransaction, environmentId: string): Te
   return {
     environmentId,
     read,
+    write: read,
     async lockForUpdate(table, id) {
       const rows = await read<{ id: string }>(
         `SELECT id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2 FOR UPDATE`,
