@@ -11,7 +11,7 @@ import { readChunkBody } from '../../apps/api-v2/src/chunk-body.js';
 import { decodeBase64Bytes } from '../../packages/domain/src/uploads/base64.js';
 import { startServerProcess } from '../support/server-process.js';
 import { agent, call, createBenchDatabase, createToken } from '../support/setup.js';
-import { startStatementProxy } from './statement-proxy.js';
+import { startStatementProxy } from '../../tests/support/statement-proxy.js';
 
 /**
  * Where the time of one chunk PUT goes, each cost apart (issue 15, uploads), for
