@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { loadavg } from 'node:os';
@@ -113,7 +113,7 @@ const FILE_SIZE = Number(process.env.BENCH_UPLOAD_MB ?? 200) * 1024 * 1024;
 const CHUNK = 384_000; // 512,000 characters of base64: the chunk limit
 
 /** A baseline receiver in a child process; `plain` serves plain HTTP. */
-async function startReceiver(dataDir: string, plain: boolean): Promise<{ port: number; stop(): Promise<void> }> {
+async function startReceiver(dataDir: string, plain: boolean): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const dir = path.join(dataDir, plain ? 'receiver-plain' : 'receiver-tls');
   await mkdir(dir, { recursive: true });
   const tls = path.join(dataDir, 'tls');
@@ -136,6 +136,7 @@ async function startReceiver(dataDir: string, plain: boolean): Promise<{ port: n
   });
   return {
     port,
+    pid: child.pid as number,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -144,6 +145,13 @@ async function startReceiver(dataDir: string, plain: boolean): Promise<{ port: n
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc: less sensitive to a loaded machine than wall time */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
+  // after the command: state is field 3, utime 14 and stime 15, in clock ticks (100 per second on Linux)
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -210,7 +218,9 @@ export default async function uploadsBench(): Promise<void> {
     await rm(rawFile);
 
     // the baseline receivers, once before the service (and the HTTPS one once after)
+    const baselineCpu0 = await cpuSeconds(receiver.pid);
     const baselineBefore = await chunkedUpload(baseline);
+    const baselineCpu = (await cpuSeconds(receiver.pid)) - baselineCpu0;
     const plainSeconds = await chunkedUpload(plainBaseline);
 
     // warm up, then read the idle RSS
@@ -241,7 +251,9 @@ export default async function uploadsBench(): Promise<void> {
         );
     }, 20);
     const loadDuring = loadavg()[0] as number;
+    const serviceCpu0 = await cpuSeconds(child.pid as number);
     const uploadSeconds = await chunkedUpload(service);
+    const serviceCpu = (await cpuSeconds(child.pid as number)) - serviceCpu0;
     clearInterval(sampler);
     peak = Math.max(peak, (await processMemory(child.pid as number)).rss);
     const afterGc = await server.memoryUsage(true);
@@ -264,6 +276,9 @@ export default async function uploadsBench(): Promise<void> {
     );
     console.log(
       `  per chunk:         ${((uploadSeconds / chunks) * 1000).toFixed(2)} ms through v2, ${((baselineSeconds / chunks) * 1000).toFixed(2)} ms baseline`,
+    );
+    console.log(
+      `  CPU per chunk:     ${((serviceCpu / chunks) * 1000).toFixed(2)} ms in the service process, ${((baselineCpu / chunks) * 1000).toFixed(2)} ms in the baseline's (user + system; PostgreSQL's own not counted)`,
     );
     console.log(
       `  raw disk write:    ${(mb / rawSeconds).toFixed(1)} MB/s (${rawSeconds.toFixed(2)} s), ${(rawSeconds / uploadSeconds).toFixed(3)} of raw`,
