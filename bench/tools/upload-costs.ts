@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { Agent, createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -169,6 +169,31 @@ console.log('SQL statements of one chunk PUT (read off the wire; RUN_WORKER=fals
     for (let i = 3; i < 6; i += 1) await put(i);
     const last = proxy.take();
     console.log(`  the last three PUTs (the last one finishes): ${last.length} statements`);
+    // the service's CPU per request: a small authenticated GET (what every v2 request pays) against a chunk PUT
+    const cpu = async () => {
+      const f = (await readFile(`/proc/${server.child.pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
+      return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
+    };
+    const N = 100;
+    let c0 = await cpu();
+    for (let i = 0; i < N; i += 1)
+      await call(server.port, host, headers, 'GET', `/api/v2/upload/chunked/${encodeURIComponent(id)}`);
+    const getMs = ((await cpu()) - c0) / N;
+    const { body: again } = await call(server.port, host, headers, 'POST', '/api/v2/upload/chunked', {
+      file_name: 'cpu.bin',
+      file_size: CHUNK * N,
+    });
+    const id2 = (again as { data: { chunked_upload_id: string } }).data.chunked_upload_id;
+    c0 = await cpu();
+    for (let i = 0; i < N; i += 1)
+      await call(server.port, host, headers, 'PUT', `/api/v2/upload/chunked/${encodeURIComponent(id2)}`, {
+        chunk: text,
+        pointer: i * CHUNK,
+      });
+    const putMs = ((await cpu()) - c0) / N;
+    console.log(
+      `  service CPU per request: ${getMs.toFixed(2)} ms for GET upload/chunked/{id}, ${putMs.toFixed(2)} ms for a chunk PUT`,
+    );
   } finally {
     await server.stop();
     await proxy.close();
