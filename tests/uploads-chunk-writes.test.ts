@@ -159,7 +159,9 @@ describe('the base64 decoder of chunks', () => {
     expect(decode(text)?.equals(bytes)).toBe(true);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: text.length - 1 }), fc.constantFrom('-', '_', ' ', '=', '\n', '*'), (at, c) => {
-        expect(decode(text.slice(0, at) + c + text.slice(at + 1))).toBeNull();
+        // the one exception: padding in place of the last character is base64 again
+        const valid = c === '=' && at === text.length - 1;
+        expect(decode(text.slice(0, at) + c + text.slice(at + 1)) === null).toBe(!valid);
       }),
       { numRuns: 200 },
     );

@@ -185,6 +185,7 @@ async function appendChunk(ctx: UserContext, input: PutChunkInput, bytes: Buffer
     confirmed = true;
     return statusOf(updated);
   } finally {
-    if (!confirmed) await releaseLease(ctx, input.id, lease);
+    // a release that fails (the database gone) must not hide the answer: the lease then lapses by itself
+    if (!confirmed) await releaseLease(ctx, input.id, lease).catch(() => {});
   }
 }
