@@ -51,6 +51,7 @@ describe('a list page in the database', () => {
         return [] as T[];
       },
       readRemembered: async <T>() => [] as T[],
+      write: async <T>() => [] as T[],
     };
     await organization.loader.page(capture, {
       ids: compiled.pageSql,

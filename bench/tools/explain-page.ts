@@ -25,6 +25,7 @@ const capture: TenantSql = {
     return [] as T[];
   },
   readRemembered: async <T>() => [] as T[],
+  write: async <T>() => [] as T[],
 };
 await organization.loader.page(capture, {
   ids: compiled.pageSql,

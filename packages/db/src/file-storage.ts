@@ -12,6 +12,15 @@ class FileTooLargeError extends Error {
   }
 }
 
+async function syncFolder(folder: string): Promise<void> {
+  const fh = await open(folder, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * The default file storage (the domain's FileStorage port): one file per key
  * under a root folder, DATA_DIR/files. Keys are relative paths of
@@ -27,7 +36,7 @@ export class FilesystemStorage {
     return path.join(this.root, key);
   }
 
-  async writeAt(key: string, offset: number, data: Uint8Array): Promise<void> {
+  async writeAt(key: string, offset: number, data: Uint8Array, options: { sync?: boolean } = {}): Promise<void> {
     const file = this.file(key);
     mkdirSync(path.dirname(file), { recursive: true });
     // 'a+' would ignore the position; open for update, creating the file when missing
@@ -43,9 +52,12 @@ export class FilesystemStorage {
       }
       // drop bytes of an earlier write whose commit never happened
       await fh.truncate(offset + data.length);
+      if (options.sync) await fh.datasync();
     } finally {
       await fh.close();
     }
+    // the file's name too, so that a file created by this write is found after a crash
+    if (options.sync) await syncFolder(path.dirname(file));
   }
 
   readHead(key: string, length: number): Promise<Buffer> {

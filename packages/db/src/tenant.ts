@@ -129,6 +129,12 @@ export interface TenantSql {
    * when `channel` is notified (see remembered.ts); inside a transaction, read as usual.
    */
   readRemembered<T>(channel: RememberedChannel, sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * One statement that changes rows of the environment and answers them (UPDATE … RETURNING),
+   * in its own transaction (in the transaction reader: in that transaction); the same binding as `read`. Kept apart from `read` so reads can be
+   * routed elsewhere (a replica) without moving writes. Used where a round trip counts (chunks).
+   */
+  write<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
@@ -141,6 +147,7 @@ export function tenantSql(client: PrismaClient, environmentId: string): TenantSq
       const values = [environmentId, ...params];
       return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
     },
+    write: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
   };
 }
 
@@ -177,6 +184,7 @@ export function transactionReader(tx: RawTransaction, environmentId: string): Te
     read,
     // a transaction sees its own writes: nothing remembered there
     readRemembered: (_channel, sql, params) => read(sql, params),
+    write: read,
     async lockForUpdate(table, id) {
       const rows = await read<{ id: string }>(
         `SELECT id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2 FOR UPDATE`,

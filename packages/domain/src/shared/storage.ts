@@ -10,9 +10,10 @@ export interface FileStorage {
    * Writes `data` at byte `offset` of the file `key` (created when missing) and
    * cuts the file there: bytes past the end of this write (left by a write whose
    * database commit never happened) are dropped, so the file is always exactly
-   * the confirmed prefix plus this chunk.
+   * the confirmed prefix plus this chunk. With `sync`, the file is on the disk when it
+   * resolves (fdatasync), so it survives a crash of the machine.
    */
-  writeAt(key: string, offset: number, data: Uint8Array): Promise<void>;
+  writeAt(key: string, offset: number, data: Uint8Array, options?: { sync?: boolean }): Promise<void>;
   /** the first `length` bytes (fewer when the file is shorter) */
   readHead(key: string, length: number): Promise<Buffer>;
   /** `length` bytes from `offset` (fewer when the file is shorter) */

@@ -3,7 +3,8 @@ import type { JobContext } from '../shared/jobs.js';
 /**
  * Removes uploads past their expiry that never became a document, with their
  * bytes. The rows stay locked while their files are removed, so a chunk
- * arriving at that moment waits and then finds no upload (404).
+ * arriving at that moment waits and then finds no upload (404); an upload
+ * whose chunk is being written (its write lease held) is left for the next run.
  */
 export async function expireUploads(ctx: JobContext, batchSize = 200): Promise<number> {
   const storage = ctx.storage;
@@ -15,6 +16,7 @@ export async function expireUploads(ctx: JobContext, batchSize = 200): Promise<n
         const rows = await tx.$queryRawUnsafe<{ id: string; storage_key: string }[]>(
           `SELECT id, storage_key FROM chunked_upload
            WHERE expires_at < now() AND used_at IS NULL
+             AND (write_lease IS NULL OR write_lease_until < now())
            ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
           batchSize,
         );
