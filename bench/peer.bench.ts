@@ -148,7 +148,7 @@ function line(
 ) {
   const rps = r.rps ?? r.requestsPerSecond ?? 0;
   const bad = r.non2xx || r.errors ? `   non-2xx ${r.non2xx} errors ${r.errors} (figure not valid)` : '';
-  return `  ${label.padEnd(30)} ${rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(0).padStart(4)} ms   p99 ${r.p99.toFixed(0).padStart(4)} ms${bad}`;
+  return `  ${label.padEnd(36)} ${rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(0).padStart(4)} ms   p99 ${r.p99.toFixed(0).padStart(4)} ms${bad}`;
 }
 
 export default async function run(): Promise<void> {

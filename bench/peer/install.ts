@@ -15,6 +15,8 @@ export const PEER_DIR = process.env.BENCH_PEER_DIR ?? path.join(path.dirname(fil
 const NODE_SPEC = process.env.BENCH_PEER_NODE ?? 'node@22';
 const DIRECTUS_SPEC = process.env.BENCH_PEER_DIRECTUS ?? 'directus@11';
 const STAMP = path.join(PEER_DIR, 'stamp.json');
+// a step that hangs (a registry that stops answering) ends the install instead of the whole bench run
+const STEP_TIMEOUT_MS = Number(process.env.BENCH_PEER_INSTALL_TIMEOUT ?? 1800) * 1000;
 
 export interface PeerInstall {
   /** the Node 22 executable */
@@ -47,17 +49,18 @@ function paths() {
   };
 }
 
-/** Runs a command with its output streamed to ours, prefixed, so a long install shows progress. */
-function run(
-  cmd: string,
-  args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; quiet?: boolean } = {},
-): Promise<string> {
+/** Runs one install step, printed first; its output is kept and its tail shown only when it fails. */
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   console.log(
     `  peer install: ${[cmd, ...args].join(' ')}${opts.cwd ? `   (in ${path.relative(process.cwd(), opts.cwd) || '.'})` : ''}`,
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     let tail = '';
     const onData = (c: Buffer) => {
@@ -67,9 +70,13 @@ function run(
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(out);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL')
+        reject(new Error(`${cmd} ${args.join(' ')} took longer than ${STEP_TIMEOUT_MS / 1000} s:\n${tail}`));
+      else if (code === 0) resolve(out);
       else reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${tail}`));
     });
   });
@@ -101,7 +108,7 @@ export async function installPeer(): Promise<PeerInstall> {
   rmSync(STAMP, { force: true });
   mkdirSync(p.nodePrefix, { recursive: true });
   mkdirSync(p.directusPrefix, { recursive: true });
-  const npmFlags = ['--no-audit', '--no-fund', '--no-save', '--loglevel=error'];
+  const npmFlags = ['--no-audit', '--no-fund', '--loglevel=error'];
 
   // 1. Node 22: the package's preinstall fetches the platform binary package beside it
   await run('npm', ['install', '--prefix', p.nodePrefix, ...npmFlags, NODE_SPEC]);
