@@ -27,7 +27,11 @@ export interface PeerInstall {
   directusVersion: string;
 }
 
-interface Stamp extends PeerInstall {
+/** what a finished install records; paths are derived from PEER_DIR, so a moved checkout still finds its install */
+interface Stamp {
+  nodeVersion: string;
+  directusVersion: string;
+  directusBin: string;
   nodeSpec: string;
   directusSpec: string;
   installedAt: string;
@@ -82,12 +86,20 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
   });
 }
 
-function readStamp(): Stamp | null {
+function readStamp(): (PeerInstall & { installedAt: string }) | null {
   try {
     const s = JSON.parse(readFileSync(STAMP, 'utf8')) as Stamp;
     if (s.nodeSpec !== NODE_SPEC || s.directusSpec !== DIRECTUS_SPEC) return null;
-    if (!existsSync(s.node) || !existsSync(s.directusCli)) return null;
-    return s;
+    const p = paths();
+    const directusCli = path.join(p.directusPackage, s.directusBin);
+    if (!existsSync(p.node) || !existsSync(directusCli)) return null;
+    return {
+      node: p.node,
+      directusCli,
+      nodeVersion: s.nodeVersion,
+      directusVersion: s.directusVersion,
+      installedAt: s.installedAt,
+    };
   } catch {
     return null;
   }
@@ -140,9 +152,8 @@ export async function installPeer(): Promise<PeerInstall> {
   await run(p.node, [directusCli, '--version'], { env: env22 });
 
   const done: Stamp = {
-    node: p.node,
-    directusCli,
     nodeVersion,
+    directusBin: bin,
     directusVersion: directusManifest.version,
     nodeSpec: NODE_SPEC,
     directusSpec: DIRECTUS_SPEC,
@@ -152,5 +163,5 @@ export async function installPeer(): Promise<PeerInstall> {
   console.log(
     `peer: installed Node ${nodeVersion} and Directus ${done.directusVersion} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
-  return done;
+  return { node: p.node, directusCli, nodeVersion, directusVersion: done.directusVersion };
 }
