@@ -29,9 +29,25 @@ const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.fi
       WHERE f.environment_id = $1 AND f.model_key = $2
       ORDER BY f.position, f.created_at, f.id`;
 
-/** The definitions of one model through the tenant reader (list pages). */
+// readers whose definitions are read once per model: a write transaction's, where the
+// values' check and the re-read for the event need them both and no entity write changes them
+const remembered = new WeakMap<TenantSql, Map<string, Promise<CustomFieldRow[]>>>();
+
+/** Definitions read through this reader (a write transaction's) are read once per model. */
+export function readDefinitionsOnce(sql: TenantSql): void {
+  remembered.set(sql, new Map());
+}
+
+/** The definitions of one model through the tenant reader (list pages, and writes in a transaction). */
 export async function readDefinitions(sql: TenantSql, modelKey: string): Promise<CustomFieldRow[]> {
-  return sql.read<CustomFieldRow>(DEFINITIONS_FOR_READ_SQL, [modelKey]);
+  const memo = remembered.get(sql);
+  if (!memo) return sql.read<CustomFieldRow>(DEFINITIONS_FOR_READ_SQL, [modelKey]);
+  let read = memo.get(modelKey);
+  if (!read) {
+    read = sql.read<CustomFieldRow>(DEFINITIONS_FOR_READ_SQL, [modelKey]);
+    memo.set(modelKey, read);
+  }
+  return read;
 }
 
 /**

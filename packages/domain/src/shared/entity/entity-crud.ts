@@ -5,7 +5,8 @@ import { recordEvent } from '../events.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
-import type { EntityTransaction } from './transaction.js';
+import { bindTransactionReader, type EntityTransaction } from './transaction.js';
+import { readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
 
 /** What a write use case works with: the caller, the transaction, its tenant reader and the clock's now. */
 export interface WriteContext {
@@ -141,6 +142,9 @@ export async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Pr
       sql: transactionReader(tx, ctx.principal.environmentId),
       now: ctx.clock.now(),
     };
+    bindTransactionReader(w.tx, w.sql);
+    // the custom-field values' check and the event's re-read need the same definitions: one read
+    readDefinitionsOnce(w.sql);
     return body(w);
   });
 }
