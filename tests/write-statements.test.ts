@@ -162,4 +162,26 @@ describe('statements of a write', () => {
     expect(event?.data.email).toBe('new@example.com');
     expect(event?.data.customFields.find((f) => f.name === 'tier')?.value).toBe('silver');
   });
+
+  it('a v3 create command answers the entity its event was made from, with no read after the commit', async () => {
+    const { answer, statements } = await statementsOf(() =>
+      api.v3('POST', '/employee.create', { name: 'Counted Employee', function: 'Designer' }),
+    );
+    expect(answer.status, answer.text).toBe(201);
+    const tx = transactionWith(statements, /INSERT INTO "public"\."employee" /);
+    const insert = statements.find((s) => /INSERT INTO "public"\."employee" /.test(s.sql)) as LoggedStatement;
+    const commit = statements.findIndex(
+      (s, n) => n > statements.indexOf(insert) && s.connection === insert.connection && s.sql === 'COMMIT',
+    );
+    expect(tx.length).toBeGreaterThan(2);
+    expect(statements.slice(commit + 1)).toEqual([]);
+    const id = (answer.body as { id: string }).id;
+    const got = await api.v3('GET', `/employee.get/${id}`);
+    expect(answer.body).toEqual(got.body);
+    const [event] = await t.db.query<{ data: { id: string; name: string } }>(
+      `SELECT data FROM event WHERE entity_id = $1 AND type = 'employee.created'`,
+      [id],
+    );
+    expect(event?.data).toMatchObject({ id, name: 'Counted Employee' });
+  });
 });

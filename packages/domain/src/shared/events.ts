@@ -25,8 +25,8 @@ export async function recordEvent(
     // in a write transaction: one plain INSERT (Prisma's create maps every column back, for nothing)
     await reader.read(
       `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
-       VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, $7) RETURNING id`,
-      [id, type, e.entityType, e.entityId, JSON.stringify(e.data), new Date()],
+       VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp()) RETURNING id`,
+      [id, type, e.entityType, e.entityId, JSON.stringify(e.data)],
     );
     return id;
   }
