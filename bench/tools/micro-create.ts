@@ -43,7 +43,9 @@ async function time(label: string, f: (i: number) => Promise<unknown>, profileTo
   const ms = (performance.now() - t0) / N;
   const cpu = process.cpuUsage(c0);
   if (session && profileTo) writeFileSync(profileTo, JSON.stringify((await session.post('Profiler.stop')).profile));
-  console.log(`${label.padEnd(52)} wall ${ms.toFixed(2)} ms  node cpu ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms per create`);
+  console.log(
+    `${label.padEnd(52)} wall ${ms.toFixed(2)} ms  node cpu ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms per create`,
+  );
 }
 await time('pg: BEGIN, INSERT, event, COMMIT', async (i) => {
   const c = await pool.connect();
@@ -69,7 +71,14 @@ await time('scoped prisma $transaction, create + event.create', (i) =>
     const id = newId();
     await tx.organization.create({ data: { id, environmentId: '', name: `Micro ${i}`, email: 'a@example.com' } });
     await tx.event.create({
-      data: { id: randomUUID(), environmentId: '', type: 'organization.created', entityType: 'organization', entityId: id, data: {} },
+      data: {
+        id: randomUUID(),
+        environmentId: '',
+        type: 'organization.created',
+        entityType: 'organization',
+        entityId: id,
+        data: {},
+      },
     });
   }),
 );
@@ -79,19 +88,19 @@ const principal = await createCaller({ prisma, principal: null, clock: systemClo
   secret: env.v2['authentication-secret'] as string,
 });
 const caller = createCaller({ prisma, principal, clock: systemClock });
-await time('domain: crm.organization.create, name only', (i) =>
-  caller.crm.organization.create({ data: { name: `Micro ${i}` } }),
-);
-await time('domain: crm.organization.create, the bench body', (i) =>
-  caller.crm.organization.create({
-    data: {
-      name: `Micro ${i}`,
-      relationNumber: `R-${i}`,
-      email: 'a@example.com',
-      visitingAddress: { line1: 'Main 1', postalCode: '3511 AA', locality: 'Utrecht', countryCode: 'NL' },
-      customFields: [{ name: 'tier', value: 'gold' }],
-    },
-  }),
+await time('domain: crm.organization.create, name only', (i) => caller.crm.organization.create({ data: { name: `Micro ${i}` } }));
+await time(
+  'domain: crm.organization.create, the bench body',
+  (i) =>
+    caller.crm.organization.create({
+      data: {
+        name: `Micro ${i}`,
+        relationNumber: `R-${i}`,
+        email: 'a@example.com',
+        visitingAddress: { line1: 'Main 1', postalCode: '3511 AA', locality: 'Utrecht', countryCode: 'NL' },
+        customFields: [{ name: 'tier', value: 'gold' }],
+      },
+    }),
   process.argv[3],
 );
 await pool.end();
