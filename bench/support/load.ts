@@ -24,11 +24,14 @@ export async function load(opts: {
   seconds?: number;
   method?: string;
   body?: string;
+  /** replace `[<id>]` in the body with a fresh id per request (autocannon -I), e.g. for unique names */
+  idReplacement?: boolean;
 }): Promise<LoadResult> {
   const args = [AUTOCANNON_CLI, '--json', '-c', String(opts.connections ?? 10), '-d', String(opts.seconds ?? 8)];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (opts.method) args.push('-m', opts.method);
   if (opts.body) args.push('-b', opts.body);
+  if (opts.idReplacement) args.push('-I');
   args.push(opts.url);
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });

@@ -29,11 +29,27 @@ const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.fi
       WHERE f.environment_id = $1 AND f.model_key = $2
       ORDER BY f.position, f.created_at, f.id`;
 
-/** The definitions of one model through the tenant reader (list pages). */
+// readers whose definitions are read once per model: a write transaction's, where the
+// values' check and the re-read for the event need them both and no entity write changes them
+const remembered = new WeakMap<TenantSql, Map<string, Promise<CustomFieldRow[]>>>();
+
+/** Definitions read through this reader (a write transaction's) are read once per model. */
+export function readDefinitionsOnce(sql: TenantSql): void {
+  remembered.set(sql, new Map());
+}
+
+/** The definitions of one model through the tenant reader (list pages, and writes in a transaction). */
 export async function readDefinitions(sql: TenantSql, modelKey: string): Promise<CustomFieldRow[]> {
-  // nearly every list page reads them and they hardly ever change: remembered for a moment
-  // per process, forgotten on every process at once when a definition changes
-  return sql.readRemembered<CustomFieldRow>('custom_fields_changed', DEFINITIONS_FOR_READ_SQL, [modelKey]);
+  const memo = remembered.get(sql);
+  // outside a write: nearly every list page reads them and they hardly ever change, so they
+  // are remembered for a moment per process, forgotten on every process when one changes
+  if (!memo) return sql.readRemembered<CustomFieldRow>('custom_fields_changed', DEFINITIONS_FOR_READ_SQL, [modelKey]);
+  let read = memo.get(modelKey);
+  if (!read) {
+    read = sql.read<CustomFieldRow>(DEFINITIONS_FOR_READ_SQL, [modelKey]);
+    memo.set(modelKey, read);
+  }
+  return read;
 }
 
 /**

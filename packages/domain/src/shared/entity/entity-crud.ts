@@ -5,7 +5,8 @@ import { recordEvent } from '../events.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
-import type { EntityTransaction } from './transaction.js';
+import { bindTransactionReader, type EntityTransaction } from './transaction.js';
+import { readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
 
 /** What a write use case works with: the caller, the transaction, its tenant reader and the clock's now. */
 export interface WriteContext {
@@ -141,13 +142,23 @@ export async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Pr
       sql: transactionReader(tx, ctx.principal.environmentId),
       now: ctx.clock.now(),
     };
+    bindTransactionReader(w.tx, w.sql);
+    // the custom-field values' check and the event's re-read need the same definitions: one read
+    readDefinitionsOnce(w.sql);
     return body(w);
   });
 }
 
-export async function recordChange(w: WriteContext, entity: AnyEntity, id: string, change: 'created' | 'updated'): Promise<void> {
+/** Records the change's event with the entity as stored; answers that row (a command answers it without reading it again). */
+export async function recordChange(
+  w: WriteContext,
+  entity: AnyEntity,
+  id: string,
+  change: 'created' | 'updated',
+): Promise<unknown> {
   const [row] = await entity.loader.byIds(w.sql, [id]);
   await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data: entityEventData(entity, row, id) });
+  return row;
 }
 
 /** What an event of the entity carries: the entity as its output schema defines it, in JSON (date-times as ISO 8601). */
@@ -157,17 +168,33 @@ export function entityEventData(entity: AnyEntity, row: unknown, id: string): Re
   return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
 }
 
+/** A write's id and the entity as the write stored it (read once, in the write's transaction, for its event). */
+export interface Written {
+  id: string;
+  row: unknown;
+}
+
 export async function createEntity<C>(
   ctx: UserContext,
   entity: AnyEntity,
   create: EntityCreate<C>,
   input: C,
 ): Promise<{ id: string }> {
+  const { id } = await createEntityRow(ctx, entity, create, input);
+  return { id };
+}
+
+export async function createEntityRow<C>(
+  ctx: UserContext,
+  entity: AnyEntity,
+  create: EntityCreate<C>,
+  input: C,
+): Promise<Written> {
   return inWrite(ctx, async (w) => {
     await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
     const id = await create.run(w, input);
-    await recordChange(w, entity, id, 'created');
-    return { id };
+    const row = await recordChange(w, entity, id, 'created');
+    return { id, row };
   });
 }
 
@@ -178,14 +205,34 @@ export async function updateEntity<U>(
   id: string,
   input: U,
 ): Promise<{ id: string }> {
+  await updateEntityRow(ctx, entity, update, id, input);
+  return { id };
+}
+
+export async function updateEntityRow<U>(
+  ctx: UserContext,
+  entity: AnyEntity,
+  update: EntityUpdate<U>,
+  id: string,
+  input: U,
+): Promise<Written> {
   if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
   return inWrite(ctx, async (w) => {
     if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
     await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
     await update.run(w, id, input);
-    await recordChange(w, entity, id, 'updated');
-    return { id };
+    const row = await recordChange(w, entity, id, 'updated');
+    return { id, row };
   });
+}
+
+/**
+ * The entity a command answers after its write: the row its event was made from, as
+ * getEntity would show it (the caller's scope and restricted relations applied).
+ */
+export async function writtenEntity<E extends AnyEntity>(ctx: UserContext, entity: E, written: Written): Promise<EntityRow<E>> {
+  if (!written.row || !(await inScope(ctx, entity, written.id))) throw new NotFoundError(entity.type, written.id);
+  return restrictRelations(ctx, entity, [written.row as EntityRow<E>])[0] as EntityRow<E>;
 }
 
 function isForeignKeyViolation(err: unknown): boolean {

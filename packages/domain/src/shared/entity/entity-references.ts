@@ -1,4 +1,4 @@
-import type { TenantReader } from '@bo/db';
+import { tableIdent, type TenantSql } from '@bo/db';
 import { ValidationError, type Violation } from '../errors.js';
 import { type AnyEntity, fieldsOf } from './define-entity.js';
 import type { TargetEntity } from './fields.js';
@@ -46,11 +46,11 @@ export function declaredReferences(entity: AnyEntity, input: unknown): Reference
 
 /**
  * Every id a write refers to must be a row of the named entity in the caller's
- * environment: one query per table, every missing reference reported together.
+ * environment: one statement for all tables, every missing reference reported together.
  * This is the one place references are checked; writes outside the generic
  * create and update (commands) call it too.
  */
-export async function assertReferences(sql: TenantReader, checks: ReferenceCheck[]): Promise<void> {
+export async function assertReferences(sql: TenantSql, checks: ReferenceCheck[]): Promise<void> {
   const byTable = new Map<string, ReferenceCheck[]>();
   for (const c of checks) {
     if (c.id === null || c.id === undefined) continue;
@@ -58,14 +58,22 @@ export async function assertReferences(sql: TenantReader, checks: ReferenceCheck
     list.push(c);
     byTable.set(c.target.table, list);
   }
+  if (byTable.size === 0) return;
+  // one branch per table ($1 is the environment, bound by the reader): the table's name and the ids found
+  const branches: string[] = [];
+  const params: unknown[] = [];
+  for (const [table, list] of byTable) {
+    params.push(table, [...new Set(list.map((c) => c.id as string))]);
+    branches.push(
+      `SELECT $${params.length}::text AS "table", id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = ANY($${params.length + 1}::text[])`,
+    );
+  }
+  const found = await sql.read<{ table: string; id: string }>(branches.join('\nUNION ALL\n'), params);
+  const present = new Set(found.map((r) => `${r.table}\u0000${r.id}`));
   const violations: Violation[] = [];
   for (const [table, list] of byTable) {
-    const present = await sql.existingIds(
-      table,
-      list.map((c) => c.id as string),
-    );
     for (const c of list) {
-      if (!present.has(c.id as string)) {
+      if (!present.has(`${table}\u0000${c.id}`)) {
         violations.push({
           path: c.path,
           message: `no such record: ${c.id} (a ${c.target.type} of this environment)`,
@@ -78,7 +86,7 @@ export async function assertReferences(sql: TenantReader, checks: ReferenceCheck
 }
 
 export function assertEntityReferences(
-  sql: TenantReader,
+  sql: TenantSql,
   entity: AnyEntity,
   input: unknown,
   extra: ReferenceCheck[],

@@ -5,6 +5,7 @@ import type { AnyEntity } from './define-entity.js';
 import { NotFoundError } from '../errors.js';
 import {
   createEntity,
+  createEntityRow,
   deleteEntity,
   type EntityCreate,
   type EntityRemove,
@@ -12,6 +13,8 @@ import {
   getEntity,
   listEntity,
   updateEntity,
+  updateEntityRow,
+  writtenEntity,
 } from './entity-crud.js';
 
 const comparisonSchema = z.object({
@@ -87,8 +90,9 @@ export function entityCreateCommand<Row, C extends z.ZodType>(
     .input(z.object({ data: input }))
     .output(schema)
     .mutation(async ({ ctx, input: i }) => {
-      const { id } = await createEntity(ctx, entity, create, (i as { data: z.output<C> }).data);
-      return getEntity(ctx, entity, id) as Promise<never>;
+      // the row read for the event is the answer: no second read after the commit
+      const written = await createEntityRow(ctx, entity, create, (i as { data: z.output<C> }).data);
+      return writtenEntity(ctx, entity, written) as Promise<never>;
     });
 }
 
@@ -108,12 +112,13 @@ export function entityUpdateCommand<Row, U extends z.ZodType>(
     .output(schema)
     .mutation(async ({ ctx, input: i }) => {
       const { id, data } = i as { id: string; data: z.output<U> };
+      let written: Awaited<ReturnType<typeof updateEntityRow>>;
       try {
-        await updateEntity(ctx, entity, update, id, data);
+        written = await updateEntityRow(ctx, entity, update, id, data);
       } catch (err) {
         if (missing && err instanceof NotFoundError && err.entityType === entity.type && err.id === id) throw missing(id);
         throw err;
       }
-      return getEntity(ctx, entity, id) as Promise<never>;
+      return writtenEntity(ctx, entity, written) as Promise<never>;
     });
 }

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoggedStatement, type StatementLog, startStatementLog, transactionsOf } from './support/pg-statement-log.js';
+import { createTestDatabase } from './support/database.js';
+import { type ApiClient, startTestService, type TestService } from './support/service.js';
+
+/**
+ * The statements of one write, as PostgreSQL receives them (a relay in front of the server
+ * logs every statement the service sends): a create or an update is one transaction with
+ * the row, its parts, its custom-field values and its event, and nothing read twice.
+ */
+let t: TestService;
+let log: StatementLog;
+let api: ApiClient;
+
+interface Envelope {
+  data: { id: string } & Record<string, unknown>;
+  errors: string[] | null;
+}
+
+const BODY = (n: number) => ({
+  name: `Counted ${n} BV`,
+  relation_number: `C-${n}`,
+  email: `info${n}@example.com`,
+  visiting_address: { line_1: 'Main 1', postal_code: '3511 AA', locality: 'Utrecht', country_code: 'NL' },
+  custom_fields: [{ name: 'tier', value: 'gold' }],
+});
+
+/** The statements the service sends while one request runs (the log settles before and after). */
+async function statementsOf<T>(request: () => Promise<T>): Promise<{ answer: T; statements: LoggedStatement[] }> {
+  await new Promise((r) => setTimeout(r, 50));
+  log.clear();
+  const answer = await request();
+  await new Promise((r) => setTimeout(r, 50));
+  return { answer, statements: [...log.statements] };
+}
+
+/** The one transaction whose statements include `marker`; fails when there is not exactly one. */
+function transactionWith(statements: LoggedStatement[], marker: RegExp): string[] {
+  const matching = transactionsOf(statements).filter((tx) => tx.some((s) => marker.test(s.sql)));
+  expect(matching).toHaveLength(1);
+  return (matching[0] as LoggedStatement[]).map((s) => s.sql.replace(/\s+/g, ' ').trim());
+}
+
+const referenceId = async (table: string) => {
+  const rows = await t.db.query<{ id: string }>(
+    `SELECT r.id FROM ${table} r JOIN environment e ON e.id = r.environment_id WHERE e.name = 'counted' ORDER BY r.id LIMIT 1`,
+  );
+  return rows[0]?.id as string;
+};
+
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  log = await startStatementLog(db.url);
+  t = await startTestService({ db: { ...db, url: log.url } });
+  api = await t.environment('counted');
+  const field = await api.v2('POST', '/crm/organizationcustomfields', { name: 'tier', label: 'Tier', type: 'text' });
+  expect(field.status).toBe(200);
+  // the first write of a process fills caches later ones reuse
+  expect((await api.v2('POST', '/crm/organization', BODY(0))).status).toBe(200);
+});
+
+afterAll(async () => {
+  await t?.stop();
+  await log?.close();
+});
+
+describe('statements of a write', () => {
+  it('an organization create is one transaction of at most 8 statements, its event inside it', async () => {
+    const { answer, statements } = await statementsOf(() => api.v2('POST', '/crm/organization', BODY(1)));
+    expect(answer.status).toBe(200);
+    const tx = transactionWith(statements, /INSERT INTO "public"\."organization" /);
+    // BEGIN, the row, its address, the custom-field definitions (read once), the value,
+    // the row re-read for the event, the event, COMMIT
+    expect(tx.length, tx.join('\n')).toBeLessThanOrEqual(8);
+    expect(tx.filter((s) => /^INSERT INTO "?event"? /i.test(s.replace(/"public"\./, '')))).toHaveLength(1);
+    expect(tx.filter((s) => /FROM custom_field f/.test(s))).toHaveLength(1);
+    expect(tx.filter((s) => /^DELETE/i.test(s))).toHaveLength(0);
+    // beside the transaction, the request only authenticates and counts against the rate limit
+    expect(statements.length - tx.length).toBeLessThanOrEqual(2);
+    const id = (answer.body as Envelope).data.id;
+    const [event] = await t.db.query<{ type: string; recent: boolean; data: Record<string, unknown> }>(
+      `SELECT type, occurred_at > now() - interval '1 minute' AND occurred_at <= now() AS recent, data FROM event WHERE entity_id = $1`,
+      [id],
+    );
+    expect(event).toMatchObject({ type: 'organization.created', recent: true });
+    expect(event?.data).toMatchObject({
+      id,
+      name: 'Counted 1 BV',
+      relationNumber: 'C-1',
+      visitingAddress: { line1: 'Main 1', locality: 'Utrecht' },
+      customFields: [expect.objectContaining({ name: 'tier', value: 'gold' })],
+    });
+  });
+
+  it('the references of a write are checked in one statement, whatever the number of tables', async () => {
+    const body = {
+      ...BODY(2),
+      relation_type: { id: await referenceId('relation_type') },
+      industry: { id: await referenceId('industry') },
+      organizationsize: { id: await referenceId('organization_size') },
+    };
+    const { answer, statements } = await statementsOf(() => api.v2('POST', '/crm/organization', body));
+    expect(answer.status, answer.text).toBe(200);
+    const tx = transactionWith(statements, /INSERT INTO "public"\."organization" /);
+    const checks = tx.filter(
+      (s) => /UNION ALL/.test(s) || /^SELECT id FROM "(relation_type|industry|organization_size)"/.test(s),
+    );
+    expect(checks).toHaveLength(1);
+    expect(tx.length, tx.join('\n')).toBeLessThanOrEqual(9);
+  });
+
+  it('a reference of another environment is refused with the others, in one answer', async () => {
+    await t.environment('elsewhere');
+    const foreign = (
+      await t.db.query<{ id: string }>(
+        `SELECT r.id FROM industry r JOIN environment e ON e.id = r.environment_id WHERE e.name = 'elsewhere' LIMIT 1`,
+      )
+    )[0]?.id;
+    expect(foreign).toBeTruthy();
+    const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM event');
+    const refused = await api.v2('POST', '/crm/organization', {
+      ...BODY(3),
+      industry: { id: foreign },
+      relation_type: { id: 'relationtype:nope' },
+    });
+    expect(refused.status).toBe(400);
+    const errors = (refused.body as Envelope).errors ?? [];
+    expect(errors.join(' ')).toContain('industry');
+    expect(errors.join(' ')).toContain('relation_type');
+    expect(await t.db.query('SELECT 1 FROM organization WHERE name = $1', ['Counted 3 BV'])).toHaveLength(0);
+    expect(await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM event')).toEqual(before);
+  });
+
+  it('a create refused by its custom-field values leaves neither the row nor an event', async () => {
+    const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM event');
+    const refused = await api.v2('POST', '/crm/organization', { ...BODY(4), custom_fields: [{ name: 'nope', value: 'x' }] });
+    expect(refused.status).toBe(400);
+    expect(await t.db.query('SELECT 1 FROM organization WHERE name = $1', ['Counted 4 BV'])).toHaveLength(0);
+    expect(await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM event')).toEqual(before);
+  });
+
+  it('an organization update is one transaction of at most 9 statements, its event inside it', async () => {
+    const created = await api.v2('POST', '/crm/organization', BODY(5));
+    const id = (created.body as Envelope).data.id;
+    const { answer, statements } = await statementsOf(() =>
+      api.v2('PUT', `/crm/organization/${id}`, {
+        email: 'new@example.com',
+        visiting_address: { line_1: 'Main 2', locality: 'Zeist' },
+        custom_fields: [{ name: 'tier', value: 'silver' }],
+      }),
+    );
+    expect(answer.status, answer.text).toBe(200);
+    const tx = transactionWith(statements, /^\s*UPDATE "public"\."organization" /);
+    // BEGIN, the lock, the row, its address, the definitions, the value replaced,
+    // the re-read, the event, COMMIT
+    expect(tx.length, tx.join('\n')).toBeLessThanOrEqual(9);
+    expect(tx.filter((s) => /FROM custom_field f/.test(s))).toHaveLength(1);
+    const [event] = await t.db.query<{ data: { email: string; customFields: { name: string; value: string }[] } }>(
+      `SELECT data FROM event WHERE entity_id = $1 AND type = 'organization.updated'`,
+      [id],
+    );
+    expect(event?.data.email).toBe('new@example.com');
+    expect(event?.data.customFields.find((f) => f.name === 'tier')?.value).toBe('silver');
+  });
+
+  it('a v3 create command answers the entity its event was made from, with no read after the commit', async () => {
+    const { answer, statements } = await statementsOf(() =>
+      api.v3('POST', '/employee.create', { name: 'Counted Employee', function: 'Designer' }),
+    );
+    expect(answer.status, answer.text).toBe(201);
+    const tx = transactionWith(statements, /INSERT INTO "public"\."employee" /);
+    const insert = statements.find((s) => /INSERT INTO "public"\."employee" /.test(s.sql)) as LoggedStatement;
+    const commit = statements.findIndex(
+      (s, n) => n > statements.indexOf(insert) && s.connection === insert.connection && s.sql === 'COMMIT',
+    );
+    expect(tx.length).toBeGreaterThan(2);
+    expect(statements.slice(commit + 1)).toEqual([]);
+    const id = (answer.body as { id: string }).id;
+    const got = await api.v3('GET', `/employee.get/${id}`);
+    expect(answer.body).toEqual(got.body);
+    const [event] = await t.db.query<{ data: { id: string; name: string } }>(
+      `SELECT data FROM event WHERE entity_id = $1 AND type = 'employee.created'`,
+      [id],
+    );
+    expect(event?.data).toMatchObject({ id, name: 'Counted Employee' });
+  });
+});
