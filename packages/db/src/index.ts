@@ -15,8 +15,11 @@ export {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   GuardedPool,
+  isEmbeddedPoolConfig,
   poolConfig,
   runInRequestScope,
   sqlError,
 } from './pool.js';
 export type { PoolGuards, RequestScope } from './pool.js';
+export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';
+export type { NotificationListener, NotificationListenerOptions, NotificationLog } from './notifications.js';

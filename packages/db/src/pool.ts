@@ -293,3 +293,8 @@ export function poolConfig(
     ...(guards.embedded ? { Client: EmbeddedClient } : {}),
   };
 }
+
+/** Whether pool settings are the embedded database's (poolConfig() gave them its client): one connection for everyone. */
+export function isEmbeddedPoolConfig(config: pg.PoolConfig): boolean {
+  return config.Client === EmbeddedClient;
+}

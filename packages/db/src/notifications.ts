@@ -1,0 +1,235 @@
+// LISTEN/NOTIFY for the whole process: one dedicated connection holds LISTEN for
+// every channel anyone subscribed to, so that several users in one process (the
+// webhook loop, a cache) cost one connection, not one each. A notification is a
+// hint that something changed, never the change itself: callers keep a poll as the
+// fallback and read the database for what changed.
+import pg from 'pg';
+import { isEmbeddedPoolConfig } from './pool.js';
+
+export interface NotificationLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface NotificationListenerOptions {
+  /** the database to listen on; when absent, the pool settings' own connectionString */
+  connectionString?: string;
+  /** the settings every pool on this database gets (Database.poolConfig()) */
+  pool?: pg.PoolConfig;
+  /** the embedded database (PGlite, one connection for everyone): nothing is started there.
+   *  Default: what the pool settings say (poolConfig() marks the embedded database's). */
+  embedded?: boolean;
+  log?: NotificationLog;
+  /** first and longest wait before reconnecting (ms); doubled with each failed attempt, with jitter */
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+}
+
+export interface NotificationListener {
+  /**
+   * Calls `handler` with the payload of each notification on `channel`. It is also
+   * called with '' whenever LISTEN on the channel is (re)established, because what
+   * was sent before (or while the connection was down) was not heard: "look again".
+   * Returns the unsubscribe.
+   */
+  on(channel: string, handler: (payload: string) => void): () => void;
+  /** true while the connection is up and LISTENing; false on the embedded database and while reconnecting */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+/** application_name of the listening connection (to be found in pg_stat_activity) */
+export const LISTENER_APPLICATION_NAME = 'bizops-listen';
+
+/** Channel names are identifiers of ours, never user input; anything else is refused. */
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function assertChannel(channel: string): void {
+  if (!CHANNEL.test(channel)) throw new Error(`not a notification channel name: ${JSON.stringify(channel)}`);
+}
+
+type Handler = (payload: string) => void;
+
+/** The process's one listening connection on one database, shared by every handle on it. */
+class SharedListener {
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private client: pg.Client | null = null;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private delayMs: number;
+  listening = false;
+  refs = 0;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly log: NotificationLog | undefined,
+    private readonly minMs: number,
+    private readonly maxMs: number,
+    private readonly onClosed: () => void,
+  ) {
+    this.delayMs = minMs;
+    void this.connect();
+  }
+
+  subscribe(channel: string, handler: Handler): () => void {
+    let set = this.handlers.get(channel);
+    const isNew = !set;
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(handler);
+    const client = this.client;
+    if (client && isNew) {
+      client.query(`LISTEN ${pg.escapeIdentifier(channel)}`).then(
+        () => this.tell(channel, ''),
+        // the connection is going: its end reconnects and LISTENs again
+        () => {},
+      );
+    } else if (client && this.listening) {
+      // the channel was already heard; this handler missed what came before
+      queueMicrotask(() => handler(''));
+    }
+    return () => {
+      const current = this.handlers.get(channel);
+      if (!current?.delete(handler) || current.size > 0) return;
+      this.handlers.delete(channel);
+      this.client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+    };
+  }
+
+  private tell(channel: string, payload: string): void {
+    for (const h of this.handlers.get(channel) ?? []) {
+      try {
+        h(payload);
+      } catch (err) {
+        this.log?.warn({ err, channel }, 'a notification handler failed');
+      }
+    }
+  }
+
+  private async connect(): Promise<void> {
+    this.retryTimer = null;
+    if (this.closed) return;
+    const client = new pg.Client(this.config);
+    // an error on an idle connection would otherwise be thrown at the process; 'end' follows it
+    client.on('error', (err) => this.log?.warn({ err }, 'notification listener connection error'));
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (err) {
+      this.log?.warn({ err, retryInMs: this.delayMs }, 'notification listener could not connect; callers poll meanwhile');
+      client.end().catch(() => {});
+      this.retry();
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    client.on('notification', (m) => this.tell(m.channel, m.payload ?? ''));
+    client.once('end', () => {
+      if (this.client !== client) return;
+      this.client = null;
+      this.listening = false;
+      if (this.closed) return;
+      this.log?.warn({}, 'notification listener lost its connection; callers poll until it is back');
+      this.retry();
+    });
+    this.client = client;
+    this.listening = true;
+    this.delayMs = this.minMs;
+    this.log?.info({ channels: [...this.handlers.keys()] }, 'notification listener listening');
+    for (const channel of this.handlers.keys()) this.tell(channel, '');
+  }
+
+  private retry(): void {
+    if (this.closed) return;
+    // equal jitter: several processes losing the same server do not come back in step
+    const wait = this.delayMs / 2 + (Math.random() * this.delayMs) / 2;
+    this.delayMs = Math.min(this.maxMs, this.delayMs * 2);
+    this.retryTimer = setTimeout(() => void this.connect(), wait);
+    this.retryTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listening = false;
+    this.onClosed();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = null;
+    this.handlers.clear();
+    await client?.end().catch(() => {});
+  }
+}
+
+const shared = new Map<string, SharedListener>();
+
+/** A handle on nothing: the embedded database, where callers poll. */
+function idleListener(): NotificationListener {
+  return {
+    on(channel) {
+      assertChannel(channel);
+      return () => {};
+    },
+    listening: false,
+    async close() {},
+  };
+}
+
+/**
+ * A handle on the process's listening connection to this database (made by the first
+ * handle, closed with the last). On the embedded database nothing is started: a
+ * connection held for LISTEN would take the one connection everyone shares, so
+ * `listening` stays false and callers poll.
+ */
+export function createNotificationListener(opts: NotificationListenerOptions): NotificationListener {
+  const pool = opts.pool ?? {};
+  const connectionString = opts.connectionString ?? pool.connectionString;
+  if (!connectionString) throw new Error('createNotificationListener needs a connection string');
+  if (opts.embedded ?? isEmbeddedPoolConfig(pool)) return idleListener();
+
+  let listener = shared.get(connectionString);
+  if (!listener) {
+    // a pool's own settings have no meaning for a single client
+    const { Client: _c, max: _m, min: _n, idleTimeoutMillis: _i, log: _l, onConnect: _o, ...client } = pool;
+    const created: SharedListener = new SharedListener(
+      { ...client, connectionString, application_name: LISTENER_APPLICATION_NAME, keepAlive: true },
+      opts.log,
+      opts.reconnectMinMs ?? 100,
+      opts.reconnectMaxMs ?? 10_000,
+      () => {
+        if (shared.get(connectionString) === created) shared.delete(connectionString);
+      },
+    );
+    listener = created;
+    shared.set(connectionString, listener);
+  }
+  const owner = listener;
+  owner.refs += 1;
+  const mine = new Set<() => void>();
+  let closed = false;
+  return {
+    on(channel, handler) {
+      assertChannel(channel);
+      if (closed) throw new Error('the notification listener is closed');
+      const off = owner.subscribe(channel, handler);
+      const unsubscribe = () => {
+        if (mine.delete(unsubscribe)) off();
+      };
+      mine.add(unsubscribe);
+      return unsubscribe;
+    },
+    get listening() {
+      return !closed && owner.listening;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const off of [...mine]) off();
+      owner.refs -= 1;
+      if (owner.refs === 0) await owner.close();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// The process's notification listener against the real local PostgreSQL server, in a
+// database this file creates with a random name and drops afterwards.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotificationListener, LISTENER_APPLICATION_NAME } from '../src/notifications.js';
+import { poolConfig } from '../src/pool.js';
+
+const adminUrl = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const name = `bo_dbtest_${randomBytes(6).toString('hex')}`;
+let url = '';
+let other: pg.Client;
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function waitFor<T>(fn: () => T | Promise<T>, ms = 5_000, what = 'condition'): Promise<NonNullable<T>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** the backends of the listening connection on this file's database */
+async function listenerBackends(): Promise<number[]> {
+  const r = await other.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
+    name,
+    LISTENER_APPLICATION_NAME,
+  ]);
+  return r.rows.map((x) => x.pid);
+}
+
+beforeAll(async () => {
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  url = u.toString();
+  other = new pg.Client({ connectionString: url });
+  await other.connect();
+});
+
+afterAll(async () => {
+  await other?.end();
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+});
+
+describe('notification listener', () => {
+  it('a NOTIFY committed in another connection reaches the handler; an uncommitted or rolled-back one does not', async () => {
+    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+    try {
+      const heard: string[] = [];
+      listener.on('bo_test_a', (p) => heard.push(p));
+      await waitFor(() => listener.listening && heard.includes(''), 5_000, 'listening');
+      heard.length = 0;
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_notify('bo_test_a', 'one')`);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(heard).toEqual([]);
+      await other.query('COMMIT');
+      await waitFor(() => heard.includes('one'), 5_000, 'the committed notification');
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_notify('bo_test_a', 'rolled back')`);
+      await other.query('ROLLBACK');
+      await other.query(`SELECT pg_notify('bo_test_a', 'two')`);
+      await waitFor(() => heard.includes('two'), 5_000, 'the next notification');
+      expect(heard).toEqual(['one', 'two']);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("after the listener's connection is killed it reconnects, LISTENs again and hears the next one", async () => {
+    const listener = createNotificationListener({
+      pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }),
+      reconnectMinMs: 50,
+    });
+    try {
+      const heard: string[] = [];
+      listener.on('bo_test_b', (p) => heard.push(p));
+      await waitFor(() => listener.listening, 5_000, 'listening');
+      const [pid] = await listenerBackends();
+      expect(pid).toBeTypeOf('number');
+      heard.length = 0;
+      await other.query('SELECT pg_terminate_backend($1)', [pid]);
+      await waitFor(() => !listener.listening, 5_000, 'listening to go false');
+      // it says "look again" once it is back, since what was sent meanwhile was not heard
+      await waitFor(() => listener.listening && heard.includes(''), 10_000, 'the reconnection');
+      const after = await listenerBackends();
+      expect(after).toHaveLength(1);
+      expect(after[0]).not.toBe(pid);
+      await other.query(`NOTIFY bo_test_b, 'after'`);
+      await waitFor(() => heard.includes('after'), 5_000, 'the notification after the reconnection');
+    } finally {
+      await listener.close();
+    }
+    await waitFor(async () => (await listenerBackends()).length === 0, 5_000, 'the connection to close');
+  });
+
+  it('handles in one process share one connection, which closes with the last handle', async () => {
+    const pool = poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 });
+    const a = createNotificationListener({ pool });
+    const b = createNotificationListener({ connectionString: url });
+    const heardA: string[] = [];
+    const heardB: string[] = [];
+    a.on('bo_test_c', (p) => heardA.push(p));
+    b.on('bo_test_d', (p) => heardB.push(p));
+    await waitFor(() => a.listening && b.listening, 5_000, 'listening');
+    expect(await listenerBackends()).toHaveLength(1);
+    await other.query(`NOTIFY bo_test_c, 'c'`);
+    await other.query(`NOTIFY bo_test_d, 'd'`);
+    await waitFor(() => heardA.includes('c') && heardB.includes('d'), 5_000, 'both channels');
+    expect(heardA).not.toContain('d');
+    await a.close();
+    expect(a.listening).toBe(false);
+    expect(b.listening).toBe(true);
+    await other.query(`NOTIFY bo_test_d, 'still'`);
+    await waitFor(() => heardB.includes('still'), 5_000, 'b after a closed');
+    await b.close();
+    await waitFor(async () => (await listenerBackends()).length === 0, 5_000, 'the connection to close');
+  });
+
+  it('on the embedded database no listening connection is started and callers are told to poll', async () => {
+    // pool settings as poolConfig() gives them for the embedded database (here pointing at the server, to see that nothing connects)
+    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: true, idleTimeoutMs: 10_000 }) });
+    listener.on('bo_test_e', () => {});
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listener.listening).toBe(false);
+    expect(await listenerBackends()).toEqual([]);
+    await listener.close();
+  });
+
+  it('channel names that are not identifiers of ours are refused', async () => {
+    const listener = createNotificationListener({ connectionString: url, embedded: true });
+    for (const bad of ['', 'Upper', 'a-b', 'x; DROP TABLE event', '"q"', 'a'.repeat(64)]) {
+      expect(() => listener.on(bad, () => {}), bad).toThrow(/not a notification channel name/);
+    }
+    await listener.close();
+  });
+});
