@@ -9,6 +9,13 @@ import type { WebhookConfig } from './webhook-config.js';
  * the first failure (deliver-run.ts).
  */
 
+/**
+ * The notifications that wake the delivery loop (triggers of migration
+ * 20261124220000_event_recorded_notify): an event was committed to the outbox; a
+ * failed delivery was put back in the queue. Their payload is empty.
+ */
+export const WAKE_CHANNELS = ['event_recorded', 'webhook_delivery_due'] as const;
+
 /** deliveries of one subscription claimed at once (a lease each, renewed as the run goes) */
 export const RUN_SIZE = 100;
 

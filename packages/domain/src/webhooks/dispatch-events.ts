@@ -16,7 +16,14 @@ import { DISPATCH_BATCH } from './delivery-policy.js';
  */
 const cursorEnsured = new WeakSet<object>();
 
-export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: number } = {}): Promise<number> {
+export interface DispatchResult {
+  /** the span of sequence numbers the cursor moved past */
+  moved: number;
+  /** events are left behind the cursor (a full batch, or the barrier gave up): dispatch again soon */
+  again: boolean;
+}
+
+export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: number } = {}): Promise<DispatchResult> {
   const batchSize = opts.batchSize ?? DISPATCH_BATCH;
   if (!cursorEnsured.has(prisma)) {
     await prisma.$executeRawUnsafe(
@@ -28,7 +35,7 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
   const [peek] = await prisma.$queryRawUnsafe<{ behind: boolean }[]>(
     `SELECT coalesce((SELECT max(seq) FROM event), 0) > (SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1) AS behind`,
   );
-  if (!peek?.behind) return 0;
+  if (!peek?.behind) return { moved: 0, again: false };
 
   let horizon: string;
   try {
@@ -40,7 +47,7 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
       return r?.max ?? '0';
     });
   } catch (err) {
-    if (String((err as { message?: string })?.message ?? err).includes('lock timeout')) return 0;
+    if (String((err as { message?: string })?.message ?? err).includes('lock timeout')) return { moved: 0, again: true };
     throw err;
   }
 
@@ -70,5 +77,6 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
     horizon,
     batchSize,
   );
-  return moved?.n ?? 0;
+  const n = moved?.n ?? 0;
+  return { moved: n, again: n >= batchSize };
 }
