@@ -23,6 +23,13 @@ export interface NotificationListenerOptions {
   /** first and longest wait before reconnecting (ms); doubled with each failed attempt, with jitter */
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /**
+   * how often the connection is checked with a trivial query, and how long it may take:
+   * a connection whose peer vanished without closing it (a failover, a dropped NAT entry)
+   * would otherwise look up while it hears nothing, for as long as TCP takes to notice
+   */
+  healthCheckMs?: number;
+  healthTimeoutMs?: number;
 }
 
 export interface NotificationListener {
@@ -56,6 +63,8 @@ class SharedListener {
   private client: pg.Client | null = null;
   private closed = false;
   private retryTimer: NodeJS.Timeout | null = null;
+  private readonly healthTimer: NodeJS.Timeout;
+  private checking = false;
   private delayMs: number;
   listening = false;
   refs = 0;
@@ -65,10 +74,38 @@ class SharedListener {
     private readonly log: NotificationLog | undefined,
     private readonly minMs: number,
     private readonly maxMs: number,
+    private readonly health: { everyMs: number; timeoutMs: number },
     private readonly onClosed: () => void,
   ) {
     this.delayMs = minMs;
+    this.healthTimer = setInterval(() => this.checkHealth(), health.everyMs);
+    this.healthTimer.unref();
     void this.connect();
+  }
+
+  /** a connection that does not answer in time is dropped; its end reconnects */
+  private checkHealth(): void {
+    const client = this.client;
+    if (!client || this.checking) return;
+    this.checking = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.health.timeoutMs);
+    });
+    void Promise.race([
+      client.query('SELECT 1').then(
+        () => 'ok' as const,
+        () => 'failed' as const,
+      ),
+      late,
+    ]).then((result) => {
+      clearTimeout(timer);
+      this.checking = false;
+      if (result !== 'late' || this.client !== client) return;
+      this.log?.warn({ timeoutMs: this.health.timeoutMs }, 'notification listener connection does not answer; reconnecting');
+      // end() would wait for a peer that is gone: destroy the socket, which ends the client
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    });
   }
 
   subscribe(channel: string, handler: Handler): () => void {
@@ -156,6 +193,7 @@ class SharedListener {
     this.closed = true;
     this.listening = false;
     this.onClosed();
+    clearInterval(this.healthTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = null;
@@ -199,6 +237,7 @@ export function createNotificationListener(opts: NotificationListenerOptions): N
       opts.log,
       opts.reconnectMinMs ?? 100,
       opts.reconnectMaxMs ?? 10_000,
+      { everyMs: opts.healthCheckMs ?? 30_000, timeoutMs: opts.healthTimeoutMs ?? 10_000 },
       () => {
         if (shared.get(connectionString) === created) shared.delete(connectionString);
       },

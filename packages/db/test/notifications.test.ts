@@ -1,6 +1,7 @@
 // The process's notification listener against the real local PostgreSQL server, in a
 // database this file creates with a random name and drops afterwards.
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotificationListener, LISTENER_APPLICATION_NAME } from '../src/notifications.js';
@@ -104,6 +105,51 @@ describe('notification listener', () => {
       await listener.close();
     }
     await waitFor(async () => (await listenerBackends()).length === 0, 5_000, 'the connection to close');
+  });
+
+  it('a connection that stops answering without closing is dropped by the health check, and the listener comes back', async () => {
+    // a TCP relay to the server that can go silent: it keeps the sockets open and forwards nothing
+    const server = new URL(url);
+    let silent = false;
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((inbound) => {
+      const outbound = net.connect(Number(server.port || 5432), server.hostname);
+      for (const s of [inbound, outbound]) {
+        sockets.add(s);
+        s.on('error', () => {});
+        s.on('close', () => sockets.delete(s));
+      }
+      inbound.on('data', (c) => silent || outbound.write(c));
+      outbound.on('data', (c) => silent || inbound.write(c));
+      inbound.on('close', () => outbound.destroy());
+      outbound.on('close', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayed = new URL(url);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String((relay.address() as net.AddressInfo).port);
+    const listener = createNotificationListener({
+      connectionString: relayed.toString(),
+      embedded: false,
+      reconnectMinMs: 50,
+      healthCheckMs: 100,
+      healthTimeoutMs: 300,
+    });
+    try {
+      const heard: string[] = [];
+      listener.on('bo_test_f', (p) => heard.push(p));
+      await waitFor(() => listener.listening, 5_000, 'listening');
+      silent = true;
+      await waitFor(() => !listener.listening, 5_000, 'the silent connection to be dropped');
+      silent = false;
+      await waitFor(() => listener.listening, 5_000, 'listening again');
+      await other.query(`NOTIFY bo_test_f, 'back'`);
+      await waitFor(() => heard.includes('back'), 5_000, 'the notification after the reconnection');
+    } finally {
+      await listener.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('handles in one process share one connection, which closes with the last handle', async () => {
