@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { LISTENER_APPLICATION_NAME } from '@bo/db';
+import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Receiver, waitFor } from './support/receiver.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
@@ -82,6 +84,102 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
       const got = await arrival(r, id, WITHIN_MS + 1_000);
       expect(got - at, `event ${i}`).toBeLessThan(WITHIN_MS);
     }
+  });
+
+  it('a burst of concurrent writes is delivered without waiting for the poll (writers that stay silent are followed up by the dispatcher)', async () => {
+    const t = await service({
+      runWorker: true,
+      webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL },
+    });
+    const acme = await t.environment('acme');
+    await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
+    const r = await receiver();
+    await subscribe(acme, r.url);
+    for (let round = 0; round < 3; round += 1) {
+      const made: { id: string; at: number }[] = [];
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, lane) => {
+          for (let i = 0; i < 8; i += 1) made.push(await createOrganization(acme, `Burst ${round}.${lane}.${i}`));
+        }),
+      );
+      const last = Math.max(...made.map((m) => m.at));
+      await waitFor(
+        () => made.every((m) => r.received.some((x) => x.body.data.id === m.id)),
+        WITHIN_MS + 3_000,
+        `the burst ${round}`,
+      );
+      expect(Math.max(...r.received.map((x) => x.at)) - last, `burst ${round}`).toBeLessThan(WITHIN_MS);
+    }
+  });
+
+  it('a writer notifies only when it finds the dispatcher caught up, and only once it commits', async () => {
+    const t = await service();
+    const env = (await t.db.query<{ id: string }>(`INSERT INTO environment (id, name) VALUES ('env-n', 'n') RETURNING id`))[0]
+      ?.id;
+    const listen = new pg.Client({ connectionString: t.db.url });
+    const writer = new pg.Client({ connectionString: t.db.url });
+    await listen.connect();
+    await writer.connect();
+    try {
+      const heard: string[] = [];
+      listen.on('notification', (m) => heard.push(m.channel));
+      await listen.query('LISTEN event_recorded');
+      const insert = (n: number) =>
+        writer.query(
+          `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data)
+           SELECT gen_random_uuid(), $1, 'organization.created', 'organization', 'organization:' || g, '{}'
+           FROM generate_series(1, $2::int) g`,
+          [env, n],
+        );
+      const settle = () => new Promise((r) => setTimeout(r, 150));
+      // the dispatcher caught up (its cursor at the last event): the next writer notifies, at commit
+      await t.db.query(
+        `INSERT INTO webhook_dispatch_cursor (id, last_seq, updated_at) VALUES (1, 0, now())
+         ON CONFLICT (id) DO UPDATE SET last_seq = (SELECT coalesce(max(seq), 0) FROM event)`,
+      );
+      await writer.query('BEGIN');
+      await insert(3);
+      await settle();
+      expect(heard).toEqual([]);
+      await writer.query('COMMIT');
+      await waitFor(() => heard.length === 1, 5_000, 'the notification');
+      // the dispatcher behind (those three not dispatched yet): the next writer stays silent
+      await insert(1);
+      await settle();
+      expect(heard).toEqual(['event_recorded']);
+      // caught up again
+      await t.db.query(`UPDATE webhook_dispatch_cursor SET last_seq = (SELECT max(seq) FROM event) WHERE id = 1`);
+      await insert(2);
+      await waitFor(() => heard.length === 2, 5_000, 'the second notification');
+    } finally {
+      await listen.end();
+      await writer.end();
+    }
+  });
+
+  it('a dispatcher that moved its cursor while a writer took a later sequence number follows up through the barrier', async () => {
+    // no worker: this test is the dispatcher
+    const t = await service();
+    const prisma = t.service.database.prisma;
+    await t.db.query(`INSERT INTO environment (id, name) VALUES ('env-f', 'f')`);
+    const insert = () =>
+      t.db.query(
+        `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data)
+         VALUES (gen_random_uuid(), 'env-f', 'organization.created', 'organization', 'organization:x', '{}')`,
+      );
+    await insert();
+    await insert();
+    // nothing taken past the events it fans out: no follow-up
+    expect(await dispatchEvents(prisma)).toEqual({ moved: expect.any(Number), followUp: false, gaveUp: false });
+    expect(await dispatchEvents(prisma)).toEqual({ moved: 0, followUp: false, gaveUp: false });
+    await insert();
+    // a writer in flight has taken the next seq (it found an event pending and stays silent)
+    await t.db.query(`SELECT nextval('event_seq_seq')`);
+    const moved = await dispatchEvents(prisma);
+    expect(moved).toEqual({ moved: expect.any(Number), followUp: true, gaveUp: false });
+    expect(moved.moved).toBeGreaterThan(0);
+    // the follow-up goes through the barrier even though the cheap check sees nothing new
+    expect(await dispatchEvents(prisma, { barrier: true })).toEqual({ moved: 0, followUp: false, gaveUp: false });
   });
 
   it('deliveries fall back to polling when the listener is down (WEBHOOK_LISTEN=false: no listening connection)', async () => {

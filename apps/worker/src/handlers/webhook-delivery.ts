@@ -1,6 +1,6 @@
 import { deliverRun } from '@bo/domain/webhooks/deliver-run';
 import { claimDeliveries } from '@bo/domain/webhooks/delivery-claims';
-import { leaseMsFor, WAKE_CHANNELS } from '@bo/domain/webhooks/delivery-policy';
+import { DISPATCH_GAP_MS, leaseMsFor, WAKE_CHANNELS } from '@bo/domain/webhooks/delivery-policy';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
 import type { WorkerLoop } from '../handlers.js';
@@ -15,7 +15,10 @@ const MIN_STEP_MS = 10;
  * delivery starts a run of its subscription (deliverRun: order, retries and leases
  * are the domain's run policy); this loop only decides when to look and how many
  * run at once. It looks again at once when
- * - a committed event or a resent delivery is announced (LISTEN, see WAKE_CHANNELS),
+ * - a committed event or a resent delivery is announced (LISTEN, see WAKE_CHANNELS;
+ *   writers announce events only when they find the dispatcher idle),
+ * - its dispatcher has to follow up (a full batch, or writers that came while it
+ *   moved the cursor and so stayed silent), at most every DISPATCH_GAP_MS,
  * - a run ends (the next event of that subscription follows without waiting),
  * - a retry this worker scheduled falls due,
  * and otherwise polls: every pollIntervalMs while it hears no notifications (the
@@ -85,20 +88,29 @@ export const webhookDeliveryLoop: WorkerLoop = {
     };
 
     const run = async () => {
+      // the next dispatch goes through the barrier: the last one moved the cursor while a writer
+      // may have found it behind (and so did not notify), or its barrier gave up (dispatch-events.ts)
+      let barrier = false;
+      // a dispatch is due but was left for DISPATCH_GAP_MS after the last one
+      let owed = false;
+      let lastDispatch = Number.NEGATIVE_INFINITY;
+      const dispatchIn = () => Math.max(0, lastDispatch + DISPATCH_GAP_MS - performance.now());
       while (!stopping) {
         poked = false;
         let busy = false;
         let soon = false;
         try {
-          // only a full batch means more is waiting: a few new events are claimed just below
-          // (or picked up by the run of a subscription in flight), so the loop naps rather
-          // than spinning on the dispatcher's statements while events trickle in
-          const dispatched = await dispatchEvents(ctx.prisma);
-          if (dispatched.again) {
-            if (dispatched.moved > 0) busy = true;
-            // the barrier gave up (a long writer): nothing announces the events it left
-            else soon = true;
-          }
+          if (dispatchIn() === 0) {
+            lastDispatch = performance.now();
+            const dispatched = await dispatchEvents(ctx.prisma, { barrier });
+            barrier = dispatched.followUp || dispatched.gaveUp;
+            // only a full batch, or writers that may not have notified, mean more is waiting:
+            // a few new events are claimed just below (or picked up by the run of a
+            // subscription in flight), so the loop naps rather than spinning on the dispatcher
+            owed = dispatched.followUp;
+            // the barrier gave up (a long writer): it is tried again after the short interval
+            if (dispatched.gaveUp) soon = true;
+          } else owed = true;
           const free = config.concurrency - inFlight.size;
           const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
           // (an environment in maintenance is not claimed at all: see claimDeliveries)
@@ -114,10 +126,13 @@ export const webhookDeliveryLoop: WorkerLoop = {
           }
         } catch (err) {
           ctx.log.error({ err }, 'webhook loop error; retrying');
+          barrier = true;
           soon = true;
         }
         if (stopping) break;
-        if (!busy || inFlight.size >= config.concurrency) {
+        if (busy && inFlight.size < config.concurrency) continue;
+        if (owed && !soon) await nap(dispatchIn(), false);
+        else {
           const heard = listening() && !soon;
           await nap(heard ? config.listeningPollIntervalMs : config.pollIntervalMs, heard);
         }

@@ -22,6 +22,13 @@ export const RUN_SIZE = 100;
 /** events fanned out into deliveries per dispatcher round */
 export const DISPATCH_BATCH = 1000;
 
+/**
+ * least time between two dispatcher rounds of one worker: while writes stream in, the
+ * dispatcher follows up on its own (dispatch-events.ts), and its barrier, which holds
+ * writers of events back for a moment, must not run back to back
+ */
+export const DISPATCH_GAP_MS = 10;
+
 /** a lease outlives the request's time-out, so only a dead worker loses one */
 export function leaseMsFor(config: WebhookConfig): number {
   return config.timeoutMs * 2 + 1_000;
