@@ -55,5 +55,6 @@ describe('webhooks on the embedded database (PGlite, one connection)', () => {
       await service.stop();
       await r.stop();
     }
-  });
+    // PGlite starts and migrates in the test's own process
+  }, 120_000);
 });
