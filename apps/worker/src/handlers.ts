@@ -1,3 +1,4 @@
+import type { NotificationListener } from '@bo/db';
 import type { JobContext } from '@bo/domain';
 import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
 import { expireUploadsHandler } from './handlers/expire-uploads.js';
@@ -27,14 +28,21 @@ export interface JobHandler {
 
 export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUploadsHandler, refreshStatisticsHandler];
 
+/** What the worker gives its loops besides the job context. */
+export interface LoopEnvironment {
+  /** the process's LISTEN connection; null where none is held (the embedded database, WEBHOOK_LISTEN=false) */
+  notifications: NotificationListener | null;
+}
+
 /**
- * A long-running consumer that polls its own tables instead of pg-boss queues
- * (webhook delivery needs per-subscription order and sub-second latency).
- * Started with the worker when it works jobs; stop() ends it gracefully.
+ * A long-running consumer of its own tables instead of pg-boss queues (webhook
+ * delivery needs per-subscription order and latency in milliseconds): it wakes on
+ * notifications and polls as the fallback. Started with the worker when it works
+ * jobs; stop() ends it gracefully.
  */
 export interface WorkerLoop {
   name: string;
-  start(ctx: JobContext): { stop(): Promise<void> };
+  start(ctx: JobContext, env: LoopEnvironment): { stop(): Promise<void> };
 }
 
 export const workerLoops: WorkerLoop[] = [webhookDeliveryLoop];

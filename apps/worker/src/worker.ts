@@ -1,7 +1,7 @@
-import type { PrismaClient } from '@bo/db';
+import { createNotificationListener, type NotificationListenerOptions, type PrismaClient } from '@bo/db';
 import { type Clock, type JobContext, type JobQueue, systemClock } from '@bo/domain';
 import type { FileStorage } from '@bo/domain/shared/storage';
-import type { WebhookConfig } from '@bo/domain/webhooks/webhook-config';
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import type { Logger } from 'pino';
 import type PgBoss from 'pg-boss';
 import { type JobHandler, jobHandlers, type WorkerLoop, workerLoops } from './handlers.js';
@@ -79,13 +79,24 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   }
   // a caller that picks its own handlers gets only the loops it names
   const loops = opts.loops ?? (opts.handlers ? [] : workerLoops);
-  const running = work ? loops.map((l) => l.start(ctx)) : [];
+  // one LISTEN connection for the process (shared with anyone else in it who listens);
+  // none on the embedded database, where the loops poll
+  const notifications =
+    work && loops.length > 0 && (opts.webhooks ?? DEFAULT_WEBHOOK_CONFIG).listen
+      ? createNotificationListener({
+          connectionString: opts.connectionString,
+          pool: opts.pool as NotificationListenerOptions['pool'],
+          log: opts.log,
+        })
+      : null;
+  const running = work ? loops.map((l) => l.start(ctx, { notifications })) : [];
   return {
     boss,
     jobs: new PgBossJobQueue(boss),
     async stop(timeoutMs = 30_000) {
       // loops first: they finish what is in flight and start nothing new
       await Promise.all(running.map((r) => r.stop()));
+      await notifications?.close();
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
     },
   };

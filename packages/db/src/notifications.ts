@@ -233,7 +233,14 @@ export function createNotificationListener(opts: NotificationListenerOptions): N
     // a pool's own settings have no meaning for a single client
     const { Client: _c, max: _m, min: _n, idleTimeoutMillis: _i, log: _l, onConnect: _o, ...client } = pool;
     const created: SharedListener = new SharedListener(
-      { ...client, connectionString, application_name: LISTENER_APPLICATION_NAME, keepAlive: true },
+      {
+        // a connection attempt to a server that does not answer gives up (and is tried again)
+        connectionTimeoutMillis: 10_000,
+        ...client,
+        connectionString,
+        application_name: LISTENER_APPLICATION_NAME,
+        keepAlive: true,
+      },
       opts.log,
       opts.reconnectMinMs ?? 100,
       opts.reconnectMaxMs ?? 10_000,

@@ -14,6 +14,8 @@ export interface DeliverRunOptions {
   keepGoing(): boolean;
   /** true while the environment is in scheduled maintenance: the run ends, the rest stays pending */
   paused?(environment: string): Promise<boolean>;
+  /** a failed delivery was recorded to be tried again in `ms`: the worker looks again then (no notification announces a retry) */
+  retryScheduled?(ms: number): void;
 }
 
 /**
@@ -42,7 +44,11 @@ export async function deliverRun(opts: DeliverRunOptions, first: ClaimedDelivery
         const outcome = await attemptDelivery(config, d, opts.transport);
         const continues = runContinues(outcome, following.length, opts.keepGoing);
         await recording;
-        recording = recordAttempt({ prisma, config, delivery: d, outcome, run: { following, continues, renew, leaseMs } });
+        recording = recordAttempt({ prisma, config, delivery: d, outcome, run: { following, continues, renew, leaseMs } }).then(
+          (next) => {
+            if (next.status === 'pending') opts.retryScheduled?.(next.retryInMs);
+          },
+        );
         // handled where it is awaited (next step or the end); never an unhandled rejection meanwhile
         recording.catch(() => {});
         const next = following[0];

@@ -9,11 +9,25 @@ import type { WebhookConfig } from './webhook-config.js';
  * the first failure (deliver-run.ts).
  */
 
+/**
+ * The notifications that wake the delivery loop (triggers of migration
+ * 20261124220000_event_recorded_notify): an event was committed to the outbox; a
+ * failed delivery was put back in the queue. Their payload is empty.
+ */
+export const WAKE_CHANNELS = ['event_recorded', 'webhook_delivery_due'] as const;
+
 /** deliveries of one subscription claimed at once (a lease each, renewed as the run goes) */
 export const RUN_SIZE = 100;
 
 /** events fanned out into deliveries per dispatcher round */
 export const DISPATCH_BATCH = 1000;
+
+/**
+ * least time between two dispatcher rounds of one worker: while writes stream in, the
+ * dispatcher follows up on its own (dispatch-events.ts), and its barrier, which holds
+ * writers of events back for a moment, must not run back to back
+ */
+export const DISPATCH_GAP_MS = 10;
 
 /** a lease outlives the request's time-out, so only a dead worker loses one */
 export function leaseMsFor(config: WebhookConfig): number {

@@ -13,10 +13,36 @@ import { DISPATCH_BATCH } from './delivery-policy.js';
  * (cursor, horizon] is one statement that holds the cursor row (SKIP LOCKED:
  * one dispatcher at a time, others move on to deliveries), so it commits the
  * deliveries and the new cursor together, in one round trip.
+ *
+ * Writers notify only when they find the cursor caught up (the outbox trigger of
+ * migration 20261124220000_event_recorded_notify), so the dispatcher that moves
+ * the cursor must look again itself whenever a writer may have found it behind
+ * and stayed silent: one that took its seq after the horizon was read, while the
+ * cursor had not moved yet. The fan-out reads the event sequence's last value
+ * (not transactional: it counts transactions still in flight); when a seq was
+ * taken past the new cursor, `followUp` asks for another round through the
+ * barrier (`{ barrier: true }`), which waits for such a writer and fans it out.
+ * A round that moves nothing ends the chain: a writer after it finds the cursor
+ * caught up and notifies.
  */
 const cursorEnsured = new WeakSet<object>();
 
-export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: number } = {}): Promise<number> {
+export interface DispatchResult {
+  /** the span of sequence numbers the cursor moved past */
+  moved: number;
+  /** dispatch again at once, with `barrier: true`: a full batch, or a seq was taken past the new cursor */
+  followUp: boolean;
+  /** the barrier gave up (a long writer holds the outbox): dispatch again soon, with `barrier: true` */
+  gaveUp: boolean;
+}
+
+export interface DispatchOptions {
+  batchSize?: number;
+  /** go through the barrier even when the cheap check sees nothing: events in flight are invisible to it */
+  barrier?: boolean;
+}
+
+export async function dispatchEvents(prisma: PrismaClient, opts: DispatchOptions = {}): Promise<DispatchResult> {
   const batchSize = opts.batchSize ?? DISPATCH_BATCH;
   if (!cursorEnsured.has(prisma)) {
     await prisma.$executeRawUnsafe(
@@ -25,10 +51,12 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
     cursorEnsured.add(prisma);
   }
   // cheap check first, so that an idle dispatcher takes no lock
-  const [peek] = await prisma.$queryRawUnsafe<{ behind: boolean }[]>(
-    `SELECT coalesce((SELECT max(seq) FROM event), 0) > (SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1) AS behind`,
-  );
-  if (!peek?.behind) return 0;
+  if (!opts.barrier) {
+    const [peek] = await prisma.$queryRawUnsafe<{ behind: boolean }[]>(
+      `SELECT coalesce((SELECT max(seq) FROM event), 0) > (SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1) AS behind`,
+    );
+    if (!peek?.behind) return { moved: 0, followUp: false, gaveUp: false };
+  }
 
   let horizon: string;
   try {
@@ -40,11 +68,13 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
       return r?.max ?? '0';
     });
   } catch (err) {
-    if (String((err as { message?: string })?.message ?? err).includes('lock timeout')) return 0;
+    if (String((err as { message?: string })?.message ?? err).includes('lock timeout')) {
+      return { moved: 0, followUp: false, gaveUp: true };
+    }
     throw err;
   }
 
-  const [moved] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+  const [moved] = await prisma.$queryRawUnsafe<{ n: number; upto: string }[]>(
     `WITH cursor AS (
        SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED
      ), span AS (
@@ -66,9 +96,17 @@ export async function dispatchEvents(prisma: PrismaClient, opts: { batchSize?: n
      )
      UPDATE webhook_dispatch_cursor c SET last_seq = span.upto, updated_at = now()
      FROM span WHERE c.id = 1
-     RETURNING (span.upto - span.from_seq)::int AS n`,
+     RETURNING (span.upto - span.from_seq)::int AS n, span.upto::text AS upto`,
     horizon,
     batchSize,
   );
-  return moved?.n ?? 0;
+  const n = moved?.n ?? 0;
+  if (n === 0 || !moved) return { moved: 0, followUp: false, gaveUp: false };
+  if (n >= batchSize) return { moved: n, followUp: true, gaveUp: false };
+  // read after the new cursor is committed: a writer that found the old one took its seq before
+  const [taken] = await prisma.$queryRawUnsafe<{ beyond: boolean }[]>(
+    `SELECT (CASE WHEN is_called THEN last_value ELSE 0 END) > $1::bigint AS beyond FROM event_seq_seq`,
+    moved.upto,
+  );
+  return { moved: n, followUp: taken?.beyond === true, gaveUp: false };
 }

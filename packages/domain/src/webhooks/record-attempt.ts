@@ -3,7 +3,7 @@ import { uuidv7 } from '../shared/ids.js';
 import { sqlParams } from '../shared/sql-params.js';
 import type { AttemptOutcome } from './attempt-delivery.js';
 import { type ClaimedDelivery, msFromNow } from './delivery-claims.js';
-import { verdict } from './delivery-policy.js';
+import { type DeliveryStatus, verdict } from './delivery-policy.js';
 import type { WebhookConfig } from './webhook-config.js';
 
 export interface RecordAttemptOptions {
@@ -32,9 +32,9 @@ export interface RecordAttemptOptions {
  * trip, and atomic): the attempt's log line, the delivery's new state as the
  * run policy decides it, and the rest of the run: the next one counted as
  * attempted (with the others' leases renewed when due), or, when the run ends
- * here, every one released.
+ * here, every one released. Answers the delivery's new state (when it is tried again).
  */
-export async function recordAttempt(opts: RecordAttemptOptions): Promise<void> {
+export async function recordAttempt(opts: RecordAttemptOptions): Promise<{ status: DeliveryStatus; retryInMs: number }> {
   const { delivery: d, outcome, run } = opts;
   const next = verdict(opts.config, d, outcome);
   const { p, values } = sqlParams({
@@ -75,4 +75,5 @@ export async function recordAttempt(opts: RecordAttemptOptions): Promise<void> {
      WHERE id = ${p.deliveryId}::uuid AND status = 'pending'`,
     ...values,
   );
+  return next;
 }

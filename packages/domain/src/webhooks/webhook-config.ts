@@ -9,8 +9,18 @@ export interface WebhookConfig {
   retryMaxDelayMs: number;
   /** after this long without success a delivery is marked failed (about a day) */
   retryWindowMs: number;
-  /** how often an idle worker looks for new events and due deliveries */
+  /**
+   * hear committed events at once (LISTEN on the outbox's notifications); off where
+   * LISTEN cannot work, e.g. behind a pooler in transaction mode
+   */
+  listen: boolean;
+  /** how often an idle worker looks for new events and due deliveries when it hears no notifications */
   pollIntervalMs: number;
+  /**
+   * how often it still looks while it hears them: only what no notification announces
+   * waits for this (a lapsed lease of a dead worker, the end of a maintenance window)
+   */
+  listeningPollIntervalMs: number;
   /** deliveries (to different subscriptions) a worker sends at once */
   concurrency: number;
   /** the environment's domain is `<environment>.<publicDomain>` (X-Webhook-Environment header) */
@@ -23,7 +33,9 @@ export const DEFAULT_WEBHOOK_CONFIG: WebhookConfig = {
   retryBaseMs: 10_000,
   retryMaxDelayMs: 60 * 60_000,
   retryWindowMs: 24 * 60 * 60_000,
+  listen: true,
   pollIntervalMs: 100,
+  listeningPollIntervalMs: 5_000,
   concurrency: 8,
   publicDomain: 'localhost',
 };
@@ -43,7 +55,13 @@ export function webhookConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Webh
     retryBaseMs: num(env.WEBHOOK_RETRY_BASE_MS, d.retryBaseMs, 'WEBHOOK_RETRY_BASE_MS'),
     retryMaxDelayMs: num(env.WEBHOOK_RETRY_MAX_DELAY_MS, d.retryMaxDelayMs, 'WEBHOOK_RETRY_MAX_DELAY_MS'),
     retryWindowMs: num(env.WEBHOOK_RETRY_WINDOW_MS, d.retryWindowMs, 'WEBHOOK_RETRY_WINDOW_MS'),
+    listen: !['0', 'false', 'no', 'off'].includes((env.WEBHOOK_LISTEN ?? '').toLowerCase()),
     pollIntervalMs: num(env.WEBHOOK_POLL_INTERVAL_MS, d.pollIntervalMs, 'WEBHOOK_POLL_INTERVAL_MS'),
+    listeningPollIntervalMs: num(
+      env.WEBHOOK_LISTENING_POLL_INTERVAL_MS,
+      d.listeningPollIntervalMs,
+      'WEBHOOK_LISTENING_POLL_INTERVAL_MS',
+    ),
     concurrency: Math.max(1, num(env.WEBHOOK_CONCURRENCY, d.concurrency, 'WEBHOOK_CONCURRENCY')),
     publicDomain: env.PUBLIC_DOMAIN || d.publicDomain,
   };
