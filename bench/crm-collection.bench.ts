@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,7 +6,7 @@ import { applyMigrations, compileList, type ListQuery } from '@bo/db';
 import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import { startService } from '@bo/server';
-import { loadTls } from '@bo/runtime';
+import { organizationBaselineSql, startBaselineServer } from './support/baseline.js';
 import { load as drive } from './support/load.js';
 import { record } from './support/summary.js';
 
@@ -148,31 +146,10 @@ export default async function bench(): Promise<void> {
     });
 
     // plain pg + node:https answering the change-tracking page of (a): the same rows, one query with joins
-    const tls = await loadTls({ dataDir });
-    const baselineSql = `
-      SELECT o.*, rt.label AS relation_type_label, i.name AS industry_name, s.name AS size_name,
-             (SELECT json_agg(a) FROM organization_address a WHERE a.organization_id = o.id) AS addresses
-        FROM organization o
-        LEFT JOIN relation_type rt ON rt.id = o.relation_type_id
-        LEFT JOIN industry i ON i.id = o.industry_id
-        LEFT JOIN organization_size s ON s.id = o.organization_size_id
-       WHERE o.environment_id = $1 AND o.updated_at >= $2
-       ORDER BY o.updated_at DESC, o.id DESC LIMIT 100`;
+    const baselineSql = organizationBaselineSql(' AND o.updated_at >= $2', 'o.updated_at DESC, o.id DESC');
     const basePool = new pg.Pool({ connectionString: dbUrl(name), max: 10 });
-    const baseline = createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
-      basePool.query(baselineSql, [envIds['bench-a'], `${since}Z`]).then(
-        (r) => {
-          res.setHeader('content-type', 'application/json');
-          res.end(JSON.stringify({ data: r.rows, errors: null, debug: null }));
-        },
-        () => {
-          res.statusCode = 500;
-          res.end();
-        },
-      );
-    });
-    await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
-    const baselinePort = (baseline.address() as AddressInfo).port;
+    const baseline = await startBaselineServer(() => basePool.query(baselineSql, [envIds['bench-a'], `${since}Z`]));
+    const baselinePort = baseline.port;
     const plain: Record<number, Figure> = {};
 
     const results: Record<number, Record<string, Figure>> = {};

@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { leaveBalanceQuery } from '@bo/domain/hrm/leave/leave-balance';
-import { loadTls } from '@bo/runtime';
+import { startBaselineServer } from './support/baseline.js';
 import { load, row } from './support/load.js';
 import { startBenchService } from './support/service.js';
 import { record } from './support/summary.js';
@@ -101,7 +97,6 @@ export default async function run(): Promise<void> {
   );
   const bench = await startBenchService();
   const env = await bench.environment('bench');
-  const tls = await loadTls({ dataDir: mkdtempSync(path.join(tmpdir(), 'bo-bench-tls-')) });
   const lastYear = new Date().getUTCFullYear();
   const started = Date.now();
   await bulkLoad(bench.pool, env.id, lastYear);
@@ -114,25 +109,14 @@ export default async function run(): Promise<void> {
 
   const one = employeeId(Math.ceil(EMPLOYEES / 2));
   const page = leaveBalanceQuery({ offset: 1000, limit: 100, count: false }, lastYear);
-  const baseline = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    const sql = req.url?.startsWith('/one')
+  const baseline = await startBaselineServer((req) =>
+    req.url?.startsWith('/one')
       ? bench.pool.query(PLAIN(' AND X.employee_id = $3', ''), [env.id, lastYear, one])
       : req.url?.startsWith('/same')
         ? bench.pool.query(page.sql, [env.id, ...page.params])
-        : bench.pool.query(PLAIN('', 'LIMIT 100 OFFSET 1000'), [env.id, lastYear]);
-    sql.then(
-      (r) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ data: r.rows, errors: null, debug: null }));
-      },
-      () => {
-        res.statusCode = 500;
-        res.end();
-      },
-    );
-  });
-  await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
-  const basePort = (baseline.address() as AddressInfo).port;
+        : bench.pool.query(PLAIN('', 'LIMIT 100 OFFSET 1000'), [env.id, lastYear]),
+  );
+  const basePort = baseline.port;
   const api = `https://127.0.0.1:${bench.service.port}/api/v2/hrm/leavebalance`;
   const headers = { ...env.v2, host: env.host };
   const cases = [

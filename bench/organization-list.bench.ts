@@ -1,11 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:https';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { load, row } from './support/load.js';
 import { insertOrganizations, startBenchService } from './support/service.js';
-import { loadTls } from '@bo/runtime';
+import { organizationBaselineSql, startBaselineServer } from './support/baseline.js';
 import { record } from './support/summary.js';
 
 /**
@@ -17,30 +12,9 @@ export default async function run(): Promise<void> {
   const bench = await startBenchService();
   const env = await bench.environment('bench');
   await insertOrganizations(bench.pool, env.id, 10_000);
-  const tls = await loadTls({ dataDir: mkdtempSync(path.join(tmpdir(), 'bo-bench-tls-')) });
-
-  const baselineSql = `
-    SELECT o.*, rt.label AS relation_type_label, i.name AS industry_name, s.name AS size_name,
-           (SELECT json_agg(a) FROM organization_address a WHERE a.organization_id = o.id) AS addresses
-    FROM organization o
-    LEFT JOIN relation_type rt ON rt.id = o.relation_type_id
-    LEFT JOIN industry i ON i.id = o.industry_id
-    LEFT JOIN organization_size s ON s.id = o.organization_size_id
-    WHERE o.environment_id = $1 ORDER BY o.created_at, o.id LIMIT 100`;
-  const baseline = createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
-    bench.pool.query(baselineSql, [env.id]).then(
-      (r) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ data: r.rows, errors: null, debug: null }));
-      },
-      () => {
-        res.statusCode = 500;
-        res.end();
-      },
-    );
-  });
-  await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
-  const baselinePort = (baseline.address() as AddressInfo).port;
+  const sql = organizationBaselineSql();
+  const baseline = await startBaselineServer(() => bench.pool.query(sql, [env.id]));
+  const baselinePort = baseline.port;
 
   try {
     // warm both up so the first measured second is not a cold start

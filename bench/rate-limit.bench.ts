@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { startService } from '@bo/server';
+import { loadavg } from 'node:os';
 import { type LoadResult, load, row } from './support/load.js';
 import { insertOrganizations, startBenchService } from './support/service.js';
 import { record } from './support/summary.js';
@@ -16,22 +13,7 @@ export default async function run(): Promise<void> {
   const bench = await startBenchService();
   const env = await bench.environment('bench');
   await insertOrganizations(bench.pool, env.id, 10_000);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-bench-nolimit-'));
-  const unlimited = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    httpPort: null,
-    databaseUrl: bench.url,
-    dataDir,
-    embeddedDbPort: 0,
-    tlsCert: undefined,
-    tlsKey: undefined,
-    trustProxy: false,
-    seedDemo: false,
-    logLevel: 'fatal',
-    runWorker: false,
-    rateLimitPerMinute: 0,
-  });
+  const unlimited = await bench.another(0);
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
   const url = (port: number) => `https://127.0.0.1:${port}/api/v2/crm/organization?limit=100`;
@@ -67,8 +49,6 @@ export default async function run(): Promise<void> {
       ratio,
     });
   } finally {
-    await unlimited.stop();
-    rmSync(dataDir, { recursive: true, force: true });
     await bench.stop();
   }
 }

@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { createServer, request } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { request } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { computeQuoteTotals, SERVICE_GROUP_TYPES, type TotalsGroup } from '@bo/domain/sales/quote/quote-totals';
-import { loadTls } from '@bo/runtime';
+import { startBaselineServer } from './support/baseline.js';
 import { load, row } from './support/load.js';
 import { startBenchService } from './support/service.js';
 import { record } from './support/summary.js';
@@ -49,7 +45,6 @@ export default async function run(): Promise<void> {
 
   const bench = await startBenchService();
   const env = await bench.environment('bench');
-  const tls = await loadTls({ dataDir: mkdtempSync(path.join(tmpdir(), 'bo-bench-tls-')) });
   // the service's certificate is its own: requests trust it explicitly
   const v2 = (method: string, p: string, body: unknown) =>
     new Promise<{ data: { id: string } }>((resolve, reject) => {
@@ -109,20 +104,8 @@ export default async function run(): Promise<void> {
                    ORDER BY g.position)
                    FROM quote_service_group g WHERE g.quote_id = q.id) AS groups
       FROM quote q WHERE q.environment_id = $1 ORDER BY q.created_at, q.id LIMIT 100`;
-  const baseline = createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
-    bench.pool.query(baselineSql, [env.id]).then(
-      (r) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ data: r.rows, errors: null, debug: null }));
-      },
-      () => {
-        res.statusCode = 500;
-        res.end();
-      },
-    );
-  });
-  await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
-  const baselinePort = (baseline.address() as AddressInfo).port;
+  const baseline = await startBaselineServer(() => bench.pool.query(baselineSql, [env.id]));
+  const baselinePort = baseline.port;
   const apiUrl = `https://127.0.0.1:${bench.service.port}/api/v2/sales/quote?limit=100`;
   const headers = { ...env.v2, host: env.host };
 

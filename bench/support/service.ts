@@ -15,6 +15,8 @@ export interface BenchService {
   /** the service's data folder (its TLS certificate, uploads) */
   dataDir: string;
   pool: pg.Pool;
+  /** a second service process on the same database (stopped with this one); `rateLimitPerMinute` 0: no limit */
+  another(rateLimitPerMinute: number): Promise<RunningService>;
   /** creates an environment with an all-rights token; answers its id and request headers */
   environment(name: string): Promise<{ id: string; host: string; v2: Record<string, string>; v3: Record<string, string> }>;
   stop(): Promise<void>;
@@ -32,21 +34,8 @@ export async function startBenchService(): Promise<BenchService> {
   const url = u.toString();
   await applyMigrations(url);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-bench-'));
-  const service = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    httpPort: null,
-    databaseUrl: url,
-    dataDir,
-    embeddedDbPort: 0,
-    tlsCert: undefined,
-    tlsKey: undefined,
-    trustProxy: false,
-    seedDemo: false,
-    logLevel: 'fatal',
-    runWorker: false,
-    rateLimitPerMinute: 1_000_000,
-  });
+  const service = await serve(url, dataDir, 1_000_000);
+  const others: { service: RunningService; dataDir: string }[] = [];
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   return {
@@ -65,7 +54,17 @@ export async function startBenchService(): Promise<BenchService> {
         v3: { authorization: `Bearer ${token.key}:${token.secret}` },
       };
     },
+    async another(rateLimitPerMinute) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'bo-bench-'));
+      const other = await serve(url, dir, rateLimitPerMinute);
+      others.push({ service: other, dataDir: dir });
+      return other;
+    },
     async stop() {
+      for (const o of others) {
+        await o.service.stop();
+        rmSync(o.dataDir, { recursive: true, force: true });
+      }
       await service.stop();
       await pool.end();
       rmSync(dataDir, { recursive: true, force: true });
@@ -75,6 +74,25 @@ export async function startBenchService(): Promise<BenchService> {
       await c.end();
     },
   };
+}
+
+/** The service as shipped on a database, over HTTPS on a free port, without the worker. */
+function serve(databaseUrl: string, dataDir: string, rateLimitPerMinute: number): Promise<RunningService> {
+  return startService({
+    port: 0,
+    host: '127.0.0.1',
+    httpPort: null,
+    databaseUrl,
+    dataDir,
+    embeddedDbPort: 0,
+    tlsCert: undefined,
+    tlsKey: undefined,
+    trustProxy: false,
+    seedDemo: false,
+    logLevel: 'fatal',
+    runWorker: false,
+    rateLimitPerMinute,
+  });
 }
 
 /** Inserts `count` organizations (with a visiting address) for one environment in a few SQL statements. */
