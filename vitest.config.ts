@@ -1,9 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files whose rules are about timing under load (another environment's reads while a
+ * neighbour's pathological ones are cut at a 500 ms timeout; a 300 ms retry window): they
+ * run after the others, alone on the machine, so that another test file's load on the two
+ * cores is not what they measure.
+ */
+const ALONE = ['tests/hardening-pathological-filters.test.ts', 'tests/webhooks-faults.test.ts'];
+
 export default defineConfig({
   test: {
-    // the integration tests; each package runs its own (packages/*/test) in its `test` task
-    include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
     // two cores: two test files at a time, each against its own database
@@ -11,5 +17,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        // the integration tests; each package runs its own (packages/*/test) in its `test` task
+        test: { name: 'integration', include: ['tests/**/*.test.ts'], exclude: ALONE, sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -7,7 +7,7 @@ import { decodeBase64Bytes } from '../packages/domain/src/uploads/base64.js';
 import { createTestDatabase } from './support/database.js';
 import { waitFor } from './support/receiver.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
-import { type StatementProxy, startStatementProxy } from './support/statement-proxy.js';
+import { type StatementLog, startStatementLog } from './support/pg-statement-log.js';
 
 /**
  * How a chunk PUT records its bytes (issue 15): two statements, a write lease on
@@ -44,37 +44,42 @@ const storedFile = (dataDir: string, id: string) => {
 };
 
 describe('statements per chunk', () => {
-  let proxy: StatementProxy;
+  let log: StatementLog;
   let s: TestService;
   let client: ApiClient;
   beforeAll(async () => {
     // a service of its own (no worker, so no job runs in between) whose database is reached through a counting proxy
-    proxy = await startStatementProxy();
     const db = await createTestDatabase();
-    const u = new URL(db.url);
-    u.port = String(proxy.port);
-    s = await startTestService({ db: { ...db, url: u.toString() } });
+    log = await startStatementLog(db.url);
+    s = await startTestService({ db: { ...db, url: log.url } });
     client = await s.environment('counted');
   });
   afterAll(async () => {
     await s?.stop();
-    await proxy?.close();
+    await log?.close();
   });
+
+  /** the statements sent since the last take */
+  const take = () => {
+    const sql = log.statements.map((st) => st.sql);
+    log.clear();
+    return sql;
+  };
 
   it('a chunk is recorded in two statements: the write lease taken with the read, the new offset with its release', async () => {
     const file = randomBytes(90_000);
     const id = await start(client, file.length);
     expect((await put(client, id, file.subarray(0, 30_000), { pointer: 0 })).status).toBe(200);
-    proxy.take();
+    log.clear();
     expect((await put(client, id, file.subarray(30_000, 60_000), { pointer: 30_000 })).status).toBe(200);
-    const upload = proxy.take().filter((sql) => /chunked_upload|^\s*(BEGIN|COMMIT)/i.test(sql));
+    const upload = take().filter((sql) => /chunked_upload|^\s*(BEGIN|COMMIT)/i.test(sql));
     expect(upload).toHaveLength(2);
     expect(upload[0]).toMatch(/^UPDATE chunked_upload SET write_lease = \$3/);
     expect(upload[1]).toMatch(/^UPDATE chunked_upload SET received = /);
     // the last chunk too (it also sets the queue id and the content type)
     const last = await put(client, id, file.subarray(60_000), { pointer: 60_000 });
     expect((last.body as Envelope<Status>).data.state).toBe('done');
-    expect(proxy.take().filter((sql) => /chunked_upload|^\s*(BEGIN|COMMIT)/i.test(sql))).toHaveLength(2);
+    expect(take().filter((sql) => /chunked_upload|^\s*(BEGIN|COMMIT)/i.test(sql))).toHaveLength(2);
     expect(readFileSync(storedFile(s.dataDir, id)).equals(file)).toBe(true);
   });
 });

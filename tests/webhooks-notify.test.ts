@@ -182,7 +182,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
     expect(await dispatchEvents(prisma, { barrier: true })).toEqual({ moved: 0, followUp: false, gaveUp: false });
   });
 
-  it('deliveries fall back to polling when the listener is down (WEBHOOK_LISTEN=false: no listening connection)', async () => {
+  it('deliveries fall back to polling when the listener is down (DB_LISTEN=false: no listening connection)', async () => {
     const t = await service({
       runWorker: true,
       webhooks: { listen: false, pollIntervalMs: 200, listeningPollIntervalMs: LONG_POLL },

@@ -11,7 +11,7 @@ import { readChunkBody } from '../../apps/api-v2/src/chunk-body.js';
 import { decodeBase64Bytes } from '../../packages/domain/src/uploads/base64.js';
 import { startServerProcess } from '../support/server-process.js';
 import { agent, call, createBenchDatabase, createToken } from '../support/setup.js';
-import { startStatementProxy } from '../../tests/support/statement-proxy.js';
+import { startStatementLog } from '../../tests/support/pg-statement-log.js';
 
 /**
  * Where the time of one chunk PUT goes, each cost apart (issue 15, uploads), for
@@ -20,7 +20,7 @@ import { startStatementProxy } from '../../tests/support/statement-proxy.js';
  * In process: JSON.parse of the body, the v2 chunk-body reader, base64 decoders,
  * file writes with and without fsync, express.json against the chunk-body reader
  * over loopback HTTP; then the SQL statements of one PUT, read off the wire by a
- * counting proxy in front of PostgreSQL (pg_stat_statements is not installed).
+ * statement log in front of PostgreSQL (tests/support/pg-statement-log.ts) (pg_stat_statements is not installed).
  * TLS is measured by the benchmark itself (its baseline over HTTPS and plain HTTP).
  * Figures on a shared machine are noise: compare them with each other, in one run.
  */
@@ -136,10 +136,13 @@ console.log('body parser over loopback HTTP (the same server, two routes; the di
 console.log('SQL statements of one chunk PUT (read off the wire; RUN_WORKER=false, rate limiter on as shipped)');
 {
   const db = await createBenchDatabase();
-  const proxy = await startStatementProxy();
-  const u = new URL(db.url);
-  u.port = String(proxy.port);
-  const server = await startServerProcess(u.toString(), db.dataDir, { RUN_WORKER: 'false' });
+  const log = await startStatementLog(db.url);
+  const take = () => {
+    const sql = log.statements.map((st) => st.sql);
+    log.clear();
+    return sql;
+  };
+  const server = await startServerProcess(log.url, db.dataDir, { RUN_WORKER: 'false' });
   try {
     const token = await createToken(db.url, 'bench');
     const headers = { 'authentication-key': token.key, 'authentication-secret': token.secret };
@@ -158,16 +161,16 @@ console.log('SQL statements of one chunk PUT (read off the wire; RUN_WORKER=fals
     await put(0);
     await put(1);
     await new Promise((r) => setTimeout(r, 300));
-    proxy.take();
+    take();
     const t = performance.now();
     const res = await put(2);
     const ms = performance.now() - t;
     await new Promise((r) => setTimeout(r, 300));
-    const statements = proxy.take();
+    const statements = take();
     console.log(`  PUT chunk 3 of 6: ${res.status}, ${ms.toFixed(1)} ms, ${statements.length} statements:`);
     for (const s of statements) console.log(`    ${s.replace(/\s+/g, ' ').slice(0, 150)}`);
     for (let i = 3; i < 6; i += 1) await put(i);
-    const last = proxy.take();
+    const last = take();
     console.log(`  the last three PUTs (the last one finishes): ${last.length} statements`);
     // the service's CPU per request: a small authenticated GET (what every v2 request pays) against a chunk PUT
     const cpu = async () => {
@@ -196,7 +199,7 @@ console.log('SQL statements of one chunk PUT (read off the wire; RUN_WORKER=fals
     );
   } finally {
     await server.stop();
-    await proxy.close();
+    await log.close();
     await db.drop();
     agent.destroy();
   }

@@ -30,7 +30,7 @@ export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUplo
 
 /** What the worker gives its loops besides the job context. */
 export interface LoopEnvironment {
-  /** the process's LISTEN connection; null where none is held (the embedded database, WEBHOOK_LISTEN=false) */
+  /** the process's LISTEN connection; null where none is held (the embedded database, DB_LISTEN=false) */
   notifications: NotificationListener | null;
 }
 

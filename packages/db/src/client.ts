@@ -11,6 +11,8 @@ export interface ClientOptions {
   onQuery?: (sql: string) => void;
   /** what the pool must do on this database (embedded or server) and for requests; see pool.ts */
   guards?: Partial<PoolGuards>;
+  /** may hold a LISTEN connection for its remembered reads (false behind a pooler in transaction mode: nothing is remembered) */
+  listen?: boolean;
 }
 
 /** Runs one read statement on a client's pool; values come back as `pg` parses them. */
@@ -53,7 +55,7 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
   };
   let remembered: RememberedReads | null = null;
   rememberedByClient.set(client, () => {
-    remembered ??= rememberedReadsOn({ connectionString, embedded: opts.guards?.embedded ?? false });
+    remembered ??= rememberedReadsOn({ connectionString, embedded: opts.guards?.embedded ?? false, listen: opts.listen ?? true });
     return remembered;
   });
   rawReads.set(client, async <T>(sql: string, params: readonly unknown[]) => {

@@ -7,6 +7,8 @@ import { DEFAULT_IDLE_TIMEOUT_MS, type PoolGuards, poolConfig } from './pool.js'
 import type pg from 'pg';
 
 export interface DatabaseOptions {
+  /** hold a LISTEN connection (remembered reads are forgotten on notification; see remembered.ts); default true, never on the embedded database */
+  listen?: boolean;
   /** a PostgreSQL server; when absent the embedded database under dataDir is used */
   databaseUrl?: string;
   dataDir: string;
@@ -71,7 +73,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl, { log });
     const max = opts.poolSize ?? 10;
-    const prisma = createPrismaClient(opts.databaseUrl, { max, guards: guards(false, max) });
+    const prisma = createPrismaClient(opts.databaseUrl, { max, guards: guards(false, max), listen: opts.listen ?? true });
     return {
       prisma,
       connectionString: opts.databaseUrl,

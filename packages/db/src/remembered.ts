@@ -78,7 +78,7 @@ export function rememberedReads(listener: NotificationListener | null, now: () =
 }
 
 /** Remembered reads of a database by its connection settings (the process's shared listening connection). */
-export function rememberedReadsOn(opts: { connectionString: string; embedded: boolean }): RememberedReads {
-  if (opts.embedded) return rememberedReads(null);
+export function rememberedReadsOn(opts: { connectionString: string; embedded: boolean; listen: boolean }): RememberedReads {
+  if (opts.embedded || !opts.listen) return rememberedReads(null);
   return rememberedReads(createNotificationListener({ connectionString: opts.connectionString, embedded: false }));
 }

@@ -74,6 +74,8 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     idleTimeoutMs: limits.dbIdleTimeoutMs,
     statementTimeoutMs: limits.statementTimeoutMs,
     connectionsPerEnvironment: limits.connectionsPerEnvironment,
+    // DB_LISTEN: one switch for every LISTEN of the process (webhook wake-ups, remembered reads)
+    listen: (config.webhooks ?? DEFAULT_WEBHOOK_CONFIG).listen,
   });
   const maintenance = new MaintenanceReader(database.prisma);
   const demo = opts.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;

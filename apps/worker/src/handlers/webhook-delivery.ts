@@ -22,7 +22,7 @@ const MIN_STEP_MS = 10;
  * - a run ends (the next event of that subscription follows without waiting),
  * - a retry this worker scheduled falls due,
  * and otherwise polls: every pollIntervalMs while it hears no notifications (the
- * embedded database, WEBHOOK_LISTEN=false, the listener's connection down), every
+ * embedded database, DB_LISTEN=false, the listener's connection down), every
  * listeningPollIntervalMs while it does (what nothing announces: another worker's
  * lapsed lease, the end of a maintenance window). A wake-up during a round is kept
  * for after it, so nothing announced meanwhile waits for a poll.

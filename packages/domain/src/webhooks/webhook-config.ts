@@ -10,8 +10,9 @@ export interface WebhookConfig {
   /** after this long without success a delivery is marked failed (about a day) */
   retryWindowMs: number;
   /**
-   * hear committed events at once (LISTEN on the outbox's notifications); off where
-   * LISTEN cannot work, e.g. behind a pooler in transaction mode
+   * DB_LISTEN: the process may hold a LISTEN connection, to hear committed events at once and
+   * to forget remembered reads (tokens, custom-field definitions) when they change; off where
+   * LISTEN cannot work, e.g. behind a pooler in transaction mode (the worker polls, nothing is remembered)
    */
   listen: boolean;
   /** how often an idle worker looks for new events and due deliveries when it hears no notifications */
@@ -55,7 +56,7 @@ export function webhookConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Webh
     retryBaseMs: num(env.WEBHOOK_RETRY_BASE_MS, d.retryBaseMs, 'WEBHOOK_RETRY_BASE_MS'),
     retryMaxDelayMs: num(env.WEBHOOK_RETRY_MAX_DELAY_MS, d.retryMaxDelayMs, 'WEBHOOK_RETRY_MAX_DELAY_MS'),
     retryWindowMs: num(env.WEBHOOK_RETRY_WINDOW_MS, d.retryWindowMs, 'WEBHOOK_RETRY_WINDOW_MS'),
-    listen: !['0', 'false', 'no', 'off'].includes((env.WEBHOOK_LISTEN ?? '').toLowerCase()),
+    listen: !['0', 'false', 'no', 'off'].includes((env.DB_LISTEN ?? '').toLowerCase()),
     pollIntervalMs: num(env.WEBHOOK_POLL_INTERVAL_MS, d.pollIntervalMs, 'WEBHOOK_POLL_INTERVAL_MS'),
     listeningPollIntervalMs: num(
       env.WEBHOOK_LISTENING_POLL_INTERVAL_MS,
