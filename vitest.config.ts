@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Files whose rules are about timing under load (another environment's reads while a
  * neighbour's pathological ones are cut at a 500 ms timeout; a 300 ms retry window): they
- * run after the others, alone on the machine, so that another test file's load on the two
- * cores is not what they measure.
+ * run after the others, each alone on the machine, so that another test file's load on the
+ * two cores is not what they measure.
  */
 const ALONE = ['tests/hardening-pathological-filters.test.ts', 'tests/webhooks-faults.test.ts'];
 
@@ -23,7 +23,11 @@ export default defineConfig({
         // the integration tests; each package runs its own (packages/*/test) in its `test` task
         test: { name: 'integration', include: ['tests/**/*.test.ts'], exclude: ALONE, sequence: { groupOrder: 0 } },
       },
-      { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },
+      // one group per file: files of one group run side by side
+      ...ALONE.map((file, i) => ({
+        extends: true as const,
+        test: { name: `alone ${i + 1}`, include: [file], sequence: { groupOrder: i + 1 } },
+      })),
     ],
   },
 });

@@ -37,7 +37,7 @@ export interface V2Options {
   /** asked before authentication: maintenance, too many failed authentications from the address */
   guard?: (req: Request) => Promise<DoorRefusal | null>;
   /** told of each failed authentication */
-  authFailed?: (req: Request) => void;
+  authFailed?: (req: Request) => Promise<void>;
   /** extra routes mounted after authentication (uploads, documents, …) */
   extend?: (router: Router, helpers: V2Helpers) => void;
   /** requests whose JSON body the route reads itself (a chunk upload), so it is not parsed here */
@@ -113,8 +113,8 @@ export function createV2Router(opts: V2Options): Router {
           key: header('authentication-key'),
           secret: header('authentication-secret'),
         })
-        .catch((err: unknown) => {
-          if (toDomainError(err)?.kind === 'unauthenticated') opts.authFailed?.(req);
+        .catch(async (err: unknown) => {
+          if (toDomainError(err)?.kind === 'unauthenticated') await opts.authFailed?.(req);
           throw err;
         });
       res.locals.principal = principal;

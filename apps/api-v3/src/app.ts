@@ -26,7 +26,7 @@ export interface V3Options {
   /** asked before authentication: maintenance, too many failed authentications from the address */
   guard?: (req: Request) => Promise<{ status: 429 | 503; message: string; retryAfterSeconds?: number } | null>;
   /** told of each failed authentication */
-  authFailed?: (req: Request) => void;
+  authFailed?: (req: Request) => Promise<void>;
   /** endpoints beyond the built-in table (added by modules that own them) */
   endpoints?: Record<string, Endpoint>;
 }
@@ -112,8 +112,8 @@ export function createV3Router(opts: V3Options): Router {
       const ctx = opts.context(req);
       const principal = await createCaller({ ...ctx, principal: null })
         .auth.authenticate({ environment, ...bearer(req) })
-        .catch((err: unknown) => {
-          if (((err as { cause?: unknown })?.cause ?? err) instanceof UnauthenticatedError) opts.authFailed?.(req);
+        .catch(async (err: unknown) => {
+          if (((err as { cause?: unknown })?.cause ?? err) instanceof UnauthenticatedError) await opts.authFailed?.(req);
           throw err;
         });
       res.locals.caller = createCaller({ ...ctx, principal });

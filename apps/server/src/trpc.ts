@@ -60,7 +60,7 @@ function trpcDoor({ context, guard, authFailed, rateLimit, log, trpcMaxBatch }: 
       } catch (err) {
         const kind = toDomainError(err)?.kind;
         if (kind === 'unauthenticated') {
-          authFailed(req);
+          await authFailed(req);
           res.setHeader('WWW-Authenticate', 'Bearer');
           return sendTrpcError(res, 'UNAUTHORIZED', 'missing or invalid credentials');
         }

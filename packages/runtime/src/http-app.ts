@@ -27,8 +27,12 @@ export interface HttpMountContext {
   rateLimit?: (key: string) => Promise<RateLimitDecision>;
   /** asked by every door before it authenticates */
   guard(req: Request): Promise<Refusal | null>;
-  /** a failed authentication from the request's address (counted for the failed-auth throttle) */
-  authFailed(req: Request): void;
+  /**
+   * counts a failed authentication from the request's address (the failed-auth throttle);
+   * a door awaits it before it answers, so the next request from the address sees the count
+   * (never rejects: a counter that fails is logged)
+   */
+  authFailed(req: Request): Promise<void>;
   /** calls in one /trpc batch */
   trpcMaxBatch: number;
 }
@@ -141,8 +145,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       }
       return null;
     },
-    authFailed(req) {
-      limiter?.authFailed(address(req)).catch((err: unknown) => opts.log.error({ err }, 'failed-auth counter'));
+    async authFailed(req) {
+      await limiter?.authFailed(address(req)).catch((err: unknown) => opts.log.error({ err }, 'failed-auth counter'));
     },
     trpcMaxBatch: opts.trpcMaxBatch ?? 10,
   };

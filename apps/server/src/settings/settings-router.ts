@@ -154,7 +154,7 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
       res.redirect(303, '/settings/api');
     } catch (err) {
       if (toDomainError(err)?.kind !== 'unauthenticated') throw err;
-      ctx.authFailed(req);
+      await ctx.authFailed(req);
       renderLogin(res, 401, { email, error: 'Wrong e-mail or password.' });
     }
   });
@@ -173,7 +173,7 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
       res.redirect(303, '/settings/api');
     } catch (err) {
       if (toDomainError(err)?.kind !== 'unauthenticated') throw err;
-      ctx.authFailed(req);
+      await ctx.authFailed(req);
       throw new PageError(401, 'This sign-in link is unknown, used or expired. Ask for a new one.');
     }
   });
