@@ -83,6 +83,16 @@ class SharedListener {
     void this.connect();
   }
 
+  /** the statements sent on the listening connection, one after another (pg 9 refuses a query sent while others wait) */
+  private queue: { client: pg.Client; last: Promise<unknown> } | null = null;
+
+  private serially(client: pg.Client, sql: string): Promise<unknown> {
+    if (this.queue?.client !== client) this.queue = { client, last: Promise.resolve() };
+    const next = this.queue.last.then(() => client.query(sql));
+    this.queue.last = next.catch(() => {});
+    return next;
+  }
+
   /** a connection that does not answer in time is dropped; its end reconnects */
   private checkHealth(): void {
     const client = this.client;
@@ -93,7 +103,7 @@ class SharedListener {
       timer = setTimeout(() => resolve('late'), this.health.timeoutMs);
     });
     void Promise.race([
-      client.query('SELECT 1').then(
+      this.serially(client, 'SELECT 1').then(
         () => 'ok' as const,
         () => 'failed' as const,
       ),
@@ -118,7 +128,7 @@ class SharedListener {
     set.add(handler);
     const client = this.client;
     if (client && isNew) {
-      client.query(`LISTEN ${pg.escapeIdentifier(channel)}`).then(
+      this.serially(client, `LISTEN ${pg.escapeIdentifier(channel)}`).then(
         () => this.tell(channel, ''),
         // the connection is going: its end reconnects and LISTENs again
         () => {},
@@ -131,7 +141,7 @@ class SharedListener {
       const current = this.handlers.get(channel);
       if (!current?.delete(handler) || current.size > 0) return;
       this.handlers.delete(channel);
-      this.client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+      if (this.client) this.serially(this.client, `UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
     };
   }
 

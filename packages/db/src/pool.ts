@@ -98,25 +98,41 @@ class PreparingClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
     if (config && typeof config === 'object' && config.name === PREPARED && typeof config.text === 'string') {
       const name = `bo_${createHash('sha1').update(config.text).digest('base64url')}`;
-      if (this.prepared.has(name)) this.prepared.delete(name);
-      else if (this.prepared.size >= PREPARED_PER_CONNECTION) this.forget();
+      const evicted = this.prepared.has(name) ? undefined : this.evict();
+      this.prepared.delete(name);
       this.prepared.set(name, true);
-      return super.query({ ...config, name }, values, callback);
+      const named = { ...config, name };
+      if (evicted === undefined) return super.query(named, values, callback);
+      // the evicted statement is deallocated first and the query sent once that is done: one
+      // query at a time on the connection (pg 9 refuses a query sent while another runs)
+      const deallocate = `DEALLOCATE "${evicted}"`;
+      const done = typeof values === 'function' ? values : callback;
+      if (typeof done === 'function') {
+        super.query(deallocate, () => {
+          super.query(named, typeof values === 'function' ? undefined : values, done);
+        });
+        return undefined;
+      }
+      return super
+        .query(deallocate)
+        .catch(() => {})
+        .then(() => super.query(named, values));
     }
     return super.query(config, values, callback);
   }
 
-  /** deallocates the least recently used statement (queued before the next query on this connection) */
-  private forget(): void {
+  /** forgets the least recently used statement when the bound is reached; answers its name, to deallocate */
+  private evict(): string | undefined {
+    if (this.prepared.size < PREPARED_PER_CONNECTION) return undefined;
     const oldest = this.prepared.keys().next().value;
-    if (oldest === undefined) return;
+    if (oldest === undefined) return undefined;
     this.prepared.delete(oldest);
     const { connection } = this as unknown as {
       connection: { parsedStatements: Record<string, string>; submittedNamedStatements?: Record<string, string> };
     };
     delete connection.parsedStatements[oldest];
     delete connection.submittedNamedStatements?.[oldest];
-    super.query(`DEALLOCATE "${oldest}"`).catch(() => {});
+    return oldest;
   }
 }
 

@@ -80,6 +80,29 @@ describe('notification listener', () => {
     }
   });
 
+  it('channels subscribed at once on a listening connection are LISTENed one after another, and each is heard', async () => {
+    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+    // pg warns of a query sent while others wait on the connection (and pg 9 refuses it)
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const heard: string[] = [];
+      listener.on('bo_test_first', () => {});
+      await waitFor(() => listener.listening, 5_000, 'listening');
+      const channels = ['bo_test_c1', 'bo_test_c2', 'bo_test_c3', 'bo_test_c4'];
+      for (const c of channels) listener.on(c, (p) => heard.push(`${c}:${p}`));
+      await waitFor(() => channels.every((c) => heard.includes(`${c}:`)), 5_000, 'every LISTEN');
+      for (const c of channels) await other.query('SELECT pg_notify($1, $2)', [c, 'x']);
+      await waitFor(() => channels.every((c) => heard.includes(`${c}:x`)), 5_000, 'every notification');
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await listener.close();
+    }
+  });
+
   it("after the listener's connection is killed it reconnects, LISTENs again and hears the next one", async () => {
     const listener = createNotificationListener({
       pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }),

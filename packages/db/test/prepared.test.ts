@@ -8,6 +8,10 @@ const url = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/pos
 describe('prepared reads', () => {
   it(`a connection keeps at most ${PREPARED_PER_CONNECTION} prepared statements, the least recently used deallocated`, async () => {
     const pool = new GuardedPool({ connectionString: url, max: 1 }, { embedded: false, idleTimeoutMs: 10_000 });
+    // deallocating never overlaps a query on the connection (pg warns of that, and pg 9 refuses it)
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
     try {
       const prepared = async () =>
         Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM pg_prepared_statements')).rows[0]?.n);
@@ -27,7 +31,18 @@ describe('prepared reads', () => {
       const again = await pool.query({ name: PREPARED, text: 'SELECT $1::int + 0 AS v', values: [5] });
       expect(again.rows[0]).toEqual({ v: 5 });
       expect(await prepared()).toBe(PREPARED_PER_CONNECTION);
+      // and through a checked-out client (promise style), as transactions use it
+      const client = await pool.connect();
+      try {
+        const r = await client.query({ name: PREPARED, text: 'SELECT $1::int * 2 AS v', values: [21] });
+        expect(r.rows[0]).toEqual({ v: 42 });
+      } finally {
+        client.release();
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
     } finally {
+      process.off('warning', onWarning);
       await pool.end();
     }
   });
