@@ -1,6 +1,7 @@
-import { compileList, type TenantSql } from '@bo/db';
+import { compileList } from '@bo/db';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedStatement } from './support/captured-statement.js';
 import { type Envelope, post } from './support/crm.js';
 import { ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -41,23 +42,13 @@ describe('a list page in the database', () => {
       { canRead: () => true },
     );
     // the loader's own statement, captured as it would run
-    let sql = '';
-    let params: unknown[] = [];
-    const capture: TenantSql = {
-      environmentId,
-      async read<T>(text: string, values: readonly unknown[] = []) {
-        sql = text;
-        params = [environmentId, ...values];
-        return [] as T[];
-      },
-      readRemembered: async <T>() => [] as T[],
-      write: async <T>() => [] as T[],
-    };
-    await organization.loader.page(capture, {
-      ids: compiled.pageSql,
-      params: compiled.pageParams.slice(1),
-      orderBy: compiled.orderSql,
-    });
+    const { sql, params } = await capturedStatement(environmentId, (reader) =>
+      organization.loader.page(reader, {
+        ids: compiled.pageSql,
+        params: compiled.pageParams.slice(1),
+        orderBy: compiled.orderSql,
+      }),
+    );
     const plan = (await a.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).not.toMatch(/Seq Scan on organization\b/);
     expect(plan).toMatch(/Index (Only )?Scan using organization_pkey/);

@@ -77,7 +77,7 @@ export async function startBenchService(): Promise<BenchService> {
 }
 
 /** The service as shipped on a database, over HTTPS on a free port, without the worker. */
-function serve(databaseUrl: string, dataDir: string, rateLimitPerMinute: number): Promise<RunningService> {
+export function serve(databaseUrl: string, dataDir: string, rateLimitPerMinute: number): Promise<RunningService> {
   return startService({
     port: 0,
     host: '127.0.0.1',

@@ -1,5 +1,5 @@
-import { startService } from '@bo/server';
 import { startStatementLog, transactionsOf } from '../../tests/support/pg-statement-log.js';
+import { serve } from '../support/service.js';
 import { call, createBenchDatabase, createToken } from '../support/setup.js';
 
 /**
@@ -11,21 +11,7 @@ const resource = process.argv[2] ?? '/api/v2/crm/organization';
 const db = await createBenchDatabase();
 const log = await startStatementLog(db.url);
 const token = await createToken(db.url, 'bench');
-const service = await startService({
-  port: 0,
-  host: '127.0.0.1',
-  httpPort: null,
-  databaseUrl: log.url,
-  dataDir: db.dataDir,
-  embeddedDbPort: 0,
-  tlsCert: undefined,
-  tlsKey: undefined,
-  trustProxy: false,
-  seedDemo: false,
-  logLevel: 'fatal',
-  runWorker: false,
-  rateLimitPerMinute: 1_000_000,
-});
+const service = await serve(log.url, db.dataDir, 1_000_000);
 const headers = { 'authentication-key': token.key, 'authentication-secret': token.secret };
 const host = 'bench.localhost';
 const field = await call(service.port, host, headers, 'POST', '/api/v2/crm/organizationcustomfields', {

@@ -1,5 +1,6 @@
-import { compileList, type TenantSql } from '@bo/db';
+import { compileList } from '@bo/db';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
+import { capturedStatement } from '../../tests/support/captured-statement.js';
 import { insertOrganizations, startBenchService } from '../support/service.js';
 
 /**
@@ -15,23 +16,9 @@ const compiled = compileList(
   { orderBy: organization.defaultSort, offset: 0, limit: 100, count: false },
   { canRead: () => true },
 );
-let sql = '';
-let params: unknown[] = [];
-const capture: TenantSql = {
-  environmentId: env.id,
-  async read<T>(text: string, values: readonly unknown[] = []) {
-    sql = text;
-    params = [env.id, ...values];
-    return [] as T[];
-  },
-  readRemembered: async <T>() => [] as T[],
-  write: async <T>() => [] as T[],
-};
-await organization.loader.page(capture, {
-  ids: compiled.pageSql,
-  params: compiled.pageParams.slice(1),
-  orderBy: compiled.orderSql,
-});
+const { sql, params } = await capturedStatement(env.id, (reader) =>
+  organization.loader.page(reader, { ids: compiled.pageSql, params: compiled.pageParams.slice(1), orderBy: compiled.orderSql }),
+);
 if (process.argv[2] === 'sql') console.log(sql);
 for (let i = 0; i < 3; i += 1) await bench.pool.query(sql, params);
 const r = await bench.pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);

@@ -82,8 +82,8 @@ class EmbeddedClient extends pg.Client {
 
 /**
  * The name a read asks for when it wants its statement prepared: the client names it by
- * its text. A list page's statement is large (an entity's relations as subqueries) and took
- * PostgreSQL 1 to 3 ms to plan on every request; prepared, its plan is kept per connection.
+ * its text, and PostgreSQL keeps its parse and analysis per connection. (Plans stay custom:
+ * see plan_cache_mode in GuardedPool.)
  */
 export const PREPARED = 'bo:prepared';
 
@@ -233,17 +233,28 @@ export class GuardedPool extends pg.Pool {
       ...config,
       idleTimeoutMillis: guards.idleTimeoutMs,
       Client: guards.embedded ? EmbeddedClient : PreparingClient,
+      // Every statement is planned for its own parameters, prepared or not: a generic plan is
+      // chosen once for all environments, and the tables are shared by tenants of very different
+      // sizes (a plan fit for 100,000 rows of one made a 12-row read of another scan them, past
+      // the statement timeout). Prepared statements still save parsing and analysis.
+      ...(guards.embedded
+        ? {}
+        : {
+            options: [
+              urlOptions(config.connectionString),
+              '-c plan_cache_mode=force_custom_plan',
+              // JIT compilation cannot be interrupted: a costly query spent a second or more
+              // in it, deaf to the timeout and to cancellation. Request queries are short.
+              ...(timeout > 0 ? ['-c jit=off'] : []),
+            ]
+              .filter(Boolean)
+              .join(' '),
+          }),
       // a server stops the statement itself; PGlite cannot, so there the caller stops waiting
       ...(timeout > 0
         ? guards.embedded
           ? { query_timeout: timeout }
-          : {
-              statement_timeout: timeout,
-              idle_in_transaction_session_timeout: Math.max(timeout * 2, 10_000),
-              // JIT compilation cannot be interrupted: a costly query spent a second or more
-              // in it, deaf to the timeout and to cancellation. Request queries are short.
-              options: [urlOptions(config.connectionString), '-c jit=off'].filter(Boolean).join(' '),
-            }
+          : { statement_timeout: timeout, idle_in_transaction_session_timeout: Math.max(timeout * 2, 10_000) }
         : {}),
     });
     this.guards = guards;

@@ -41,11 +41,11 @@ describe('remembered reads', () => {
     const listener = controlledListener();
     const reads = rememberedReads(listener);
     const c = counter({ id: 'token' });
-    await reads.read('credentials_changed', 'k', c.load);
-    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(1);
-    listener.notify('credentials_changed');
-    await reads.read('credentials_changed', 'k', c.load);
+    listener.notify('custom_fields_changed');
+    await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(2);
   });
 
@@ -53,9 +53,9 @@ describe('remembered reads', () => {
     const listener = controlledListener();
     const reads = rememberedReads(listener);
     const c = counter({ id: 'token' });
-    await reads.read('credentials_changed', 'k', c.load);
-    listener.notify('custom_fields_changed');
-    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
+    listener.notify('event_recorded');
+    await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(1);
   });
 
@@ -64,11 +64,11 @@ describe('remembered reads', () => {
     listener.listening = false;
     const reads = rememberedReads(listener);
     const c = counter({ id: 'token' });
-    await reads.read('credentials_changed', 'k', c.load);
-    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(2);
     const none = rememberedReads(null);
-    await none.read('credentials_changed', 'k', c.load);
+    await none.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(3);
   });
 
@@ -76,12 +76,12 @@ describe('remembered reads', () => {
     let now = 1_000_000;
     const reads = rememberedReads(controlledListener(), () => now);
     const c = counter({ id: 'token' });
-    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
     now += MAX_AGE_MS - 1;
-    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(1);
     now += 1;
-    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(2);
   });
 
@@ -91,11 +91,11 @@ describe('remembered reads', () => {
     let loads = 0;
     const load = async () => {
       loads += 1;
-      if (loads === 1) listener.notify('credentials_changed');
+      if (loads === 1) listener.notify('custom_fields_changed');
       return { id: 'token' };
     };
-    await reads.read('credentials_changed', 'k', load);
-    await reads.read('credentials_changed', 'k', load);
+    await reads.read('custom_fields_changed', 'k', load);
+    await reads.read('custom_fields_changed', 'k', load);
     expect(loads).toBe(2);
   });
 
@@ -103,8 +103,8 @@ describe('remembered reads', () => {
     const reads = rememberedReads(controlledListener());
     for (const miss of [undefined, null]) {
       const c = counter(miss);
-      await reads.read('credentials_changed', 'unknown', c.load);
-      await reads.read('credentials_changed', 'unknown', c.load);
+      await reads.read('custom_fields_changed', 'unknown', c.load);
+      await reads.read('custom_fields_changed', 'unknown', c.load);
       expect(c.loads).toBe(2);
     }
   });

@@ -1,4 +1,4 @@
-import { rawRead, rememberedReadsOf } from '@bo/db';
+import { rawRead } from '@bo/db';
 import { z } from 'zod';
 import type { DomainContext, UserPrincipal } from '../shared/context.js';
 import { NotFoundError, UnauthenticatedError } from '../shared/errors.js';
@@ -41,23 +41,22 @@ function environmentIdsOf(ctx: DomainContext): Map<string, string> {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The token and its user in one statement (Prisma's include takes two), remembered by the
- * process for at most a second and forgotten on every process the moment a token or a user
- * changes (LISTEN credentials_changed; see @bo/db remembered.ts): a deleted token or a
- * deactivated user stops working at the next request. Without a listening connection (the
- * embedded database), the row is read on every request.
+ * The token and its user in one statement (Prisma's include takes two), on every request:
+ * nothing is cached, so a deleted token or a deactivated user stops working at once on
+ * every process. (A cache of token rows was tried twice, the second time forgotten on every
+ * process by LISTEN/NOTIFY: it saved a round trip, but with it one environment's heavy reads
+ * crowded another's plain reads past the statement timeout about one run in four of
+ * hardening-pathological-filters, and never without it; see the closing notes of issue 15.)
  */
 async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | undefined> {
-  return rememberedReadsOf(ctx.prisma).read('credentials_changed', key, async () => {
-    const [row] = await rawRead(ctx.prisma)<TokenRow>(
-      `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
-              t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
-         FROM api_token t JOIN user_account u ON u.id = t.user_id
-        WHERE t.key = $1`,
-      [key],
-    );
-    return row;
-  });
+  const [row] = await rawRead(ctx.prisma)<TokenRow>(
+    `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
+            t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
+       FROM api_token t JOIN user_account u ON u.id = t.user_id
+      WHERE t.key = $1`,
+    [key],
+  );
+  return row;
 }
 
 export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
@@ -93,8 +92,6 @@ export async function authenticate(ctx: DomainContext, input: AuthenticateInput)
   // recorded at a one-minute resolution so that a busy token does not write on every request
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
-    // the remembered row too, or every request of the next second would write again
-    token.lastUsedAt = now;
   }
   const rights = rightsSchema.safeParse(token.rights);
   return {

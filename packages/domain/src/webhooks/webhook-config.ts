@@ -11,7 +11,7 @@ export interface WebhookConfig {
   retryWindowMs: number;
   /**
    * DB_LISTEN: the process may hold a LISTEN connection, to hear committed events at once and
-   * to forget remembered reads (tokens, custom-field definitions) when they change; off where
+   * to forget remembered reads (custom-field definitions) when they change; off where
    * LISTEN cannot work, e.g. behind a pooler in transaction mode (the worker polls, nothing is remembered)
    */
   listen: boolean;
