@@ -1,8 +1,11 @@
 import { compileList } from '@bo/db';
+import { declaredEntities } from '@bo/domain';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedStatement } from './support/captured-statement.js';
 import { type Envelope, post } from './support/crm.js';
+import { createTestDatabase } from './support/database.js';
+import { type LoggedStatement, type StatementLog, startStatementLog } from './support/pg-statement-log.js';
 import { ApiClient, startTestService, type TestService } from './support/service.js';
 
 /**
@@ -54,6 +57,81 @@ describe('a list page in the database', () => {
     expect(plan).toMatch(/Index (Only )?Scan using organization_pkey/);
     const res = await crmA.v2('GET', '/crm/organization?limit=100&q[name]=Plan*');
     expect((res.body as Envelope<unknown[]>).data).toHaveLength(100);
+  });
+});
+
+describe('one plan for every environment only where no value can change it', () => {
+  it("every entity's own order is read off an index that leads with the environment", async () => {
+    const indexes = await a.db.query<{ table: string; columns: string[] }>(
+      `SELECT c.relname AS table, array_agg(a.attname::text ORDER BY k.n) AS columns
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+        CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
+         LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+        GROUP BY i.indexrelid, c.relname`,
+    );
+    const entities = declaredEntities();
+    expect(entities.length).toBeGreaterThan(100);
+    const unserved: string[] = [];
+    let checked = 0;
+    for (const entity of entities) {
+      if (!entity.indexedOrder) continue;
+      let orderSql: string;
+      try {
+        orderSql = compileList(entity.sqlModel, 'environment', {
+          orderBy: entity.defaultSort,
+          offset: 0,
+          limit: 100,
+          count: false,
+        }).orderSql;
+      } catch {
+        // a stand-in whose own order names no field of it: it is embedded, never listed
+        continue;
+      }
+      checked += 1;
+      const columns = [...orderSql.matchAll(/^t\."(\w+)"|, t\."(\w+)"/g)].map((m) => m[1] ?? m[2]);
+      const served = indexes.some(
+        (i) => i.table === entity.table && i.columns[0] === 'environment_id' && columns.every((c, k) => i.columns[k + 1] === c),
+      );
+      if (!served) unserved.push(`${entity.type}: ${entity.table} (${orderSql})`);
+    }
+    expect(checked).toBeGreaterThan(80);
+    expect(unserved).toEqual([]);
+  });
+
+  it("an unfiltered page in the entity's own order and the token lookup are prepared; a filtered or sorted page is planned for its values", async () => {
+    const db = await createTestDatabase();
+    let log: StatementLog | null = null;
+    let logged: TestService | null = null;
+    try {
+      log = await startStatementLog(db.url);
+      logged = await startTestService({ db: { ...db, url: log.url } });
+      const api = await logged.environment('planned');
+      await post(api, '/crm/organization', { name: 'Planned 1' });
+      const statementsOf = async (path: string): Promise<LoggedStatement[]> => {
+        await new Promise((r) => setTimeout(r, 50));
+        log?.clear();
+        const res = await api.v2('GET', path);
+        expect(res.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 50));
+        return [...(log?.statements ?? [])];
+      };
+      const page = (statements: LoggedStatement[]) => {
+        const found = statements.filter((x) => x.sql.includes('FROM page CROSS JOIN LATERAL'));
+        expect(found).toHaveLength(1);
+        return found[0] as LoggedStatement;
+      };
+      const plain = await statementsOf('/crm/organization?limit=10');
+      expect(page(plain).prepared).not.toBe('');
+      const token = plain.filter((x) => x.sql.includes('FROM api_token t JOIN user_account'));
+      expect(token).toHaveLength(1);
+      expect(token[0]?.prepared).not.toBe('');
+      expect(page(await statementsOf('/crm/organization?limit=10&q[name]=Planned*')).prepared).toBe('');
+      expect(page(await statementsOf('/crm/organization?limit=10&sort=name')).prepared).toBe('');
+      expect(page(await statementsOf('/crm/organization?limit=10&q[updated_at][ge]=2020-01-01')).prepared).toBe('');
+    } finally {
+      await logged?.stop();
+      await log?.close();
+    }
   });
 });
 

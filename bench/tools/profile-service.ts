@@ -1,5 +1,6 @@
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
+import { organizationBaselineSql, startBaselineServer } from '../support/baseline.js';
 import { load, row } from '../support/load.js';
 import { insertOrganizations, startBenchService } from '../support/service.js';
 
@@ -14,7 +15,11 @@ const pathAndQuery = process.argv[3] ?? '/api/v2/crm/organization?limit=100';
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
-const url = `https://127.0.0.1:${bench.service.port}${pathAndQuery}`;
+// PROFILE_BASELINE=1: the plain pg + node:https baseline of the list benchmark instead, for comparison
+const baseline = process.env.PROFILE_BASELINE
+  ? await startBaselineServer(() => bench.pool.query(organizationBaselineSql(), [env.id]))
+  : null;
+const url = baseline ? baseline.url : `https://127.0.0.1:${bench.service.port}${pathAndQuery}`;
 const headers = { ...env.v2, host: env.host };
 await load({ url, headers, seconds: 2 });
 const session = new Session();
@@ -32,5 +37,6 @@ console.log(row(pathAndQuery, r));
 console.log(
   `service process CPU ${((cpu.user + cpu.system) / 1000 / (r.requestsPerSecond * seconds)).toFixed(1)} ms per request (user ${(cpu.user / 1000 / (r.requestsPerSecond * seconds)).toFixed(1)}, system ${(cpu.system / 1000 / (r.requestsPerSecond * seconds)).toFixed(1)}; profiler on)`,
 );
+baseline?.close();
 await bench.stop();
 process.exit(0);

@@ -6,6 +6,8 @@ export interface LoggedStatement {
   /** the client connection it came on (1, 2, … in order of connection) */
   connection: number;
   sql: string;
+  /** the name of the prepared statement it ran ('' for an unnamed one or a simple query) */
+  prepared: string;
 }
 
 export interface StatementLog {
@@ -29,9 +31,9 @@ class FrontendReader {
   private buffer: Buffer = Buffer.alloc(0);
   private untyped = true;
   private readonly parsed = new Map<string, string>();
-  private readonly portals = new Map<string, string>();
+  private readonly portals = new Map<string, { sql: string; name: string }>();
 
-  constructor(private readonly onStatement: (sql: string) => void) {}
+  constructor(private readonly onStatement: (sql: string, prepared: string) => void) {}
 
   push(chunk: Buffer): void {
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
@@ -67,16 +69,17 @@ class FrontendReader {
       }
       return out;
     };
-    if (type === 'Q') this.onStatement(strings(1)[0] as string);
+    if (type === 'Q') this.onStatement(strings(1)[0] as string, '');
     else if (type === 'P') {
       const [name, sql] = strings(2);
       this.parsed.set(name as string, sql as string);
     } else if (type === 'B') {
       const [portal, statement] = strings(2);
-      this.portals.set(portal as string, this.parsed.get(statement as string) ?? '?');
+      this.portals.set(portal as string, { sql: this.parsed.get(statement as string) ?? '?', name: statement as string });
     } else if (type === 'E') {
       const [portal] = strings(1);
-      this.onStatement(this.portals.get(portal as string) ?? '?');
+      const bound = this.portals.get(portal as string);
+      this.onStatement(bound?.sql ?? '?', bound?.name ?? '');
     }
   }
 }
@@ -94,7 +97,7 @@ export async function startStatementLog(databaseUrl: string): Promise<StatementL
   const server: Server = createServer((client) => {
     connections += 1;
     const connection = connections;
-    const reader = new FrontendReader((sql) => statements.push({ connection, sql }));
+    const reader = new FrontendReader((sql, prepared) => statements.push({ connection, sql, prepared }));
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client);
     sockets.add(upstream);

@@ -53,5 +53,19 @@ describe('v2 names: records out', () => {
     expect(v2DateTime(new Date(Date.UTC(10000, 0, 1)))).toBe('+010000-01-01 00:00:00');
     expect(v2DateTime(null)).toBeNull();
     expect(v2DateTime('not a date')).toBeNull();
+    expect(v2DateTime(new Date(Date.UTC(999, 11, 31, 23, 59, 59)))).toBe('0999-12-31 23:59:59');
+    expect(v2DateTime(new Date(Date.UTC(1000, 0, 1, 0, 0, 0)))).toBe('1000-01-01 00:00:00');
+    expect(v2DateTime(new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999)))).toBe('9999-12-31 23:59:59');
+  });
+
+  it('v2 date-times written by parts are the ISO form cut to the second, at every hour of many days', () => {
+    let checked = 0;
+    for (let t = Date.UTC(1969, 11, 31, 22); t < Date.UTC(2031, 0, 2); t += 3_600_000 * 97 + 61_007) {
+      const d = new Date(t);
+      const iso = d.toISOString();
+      expect(v2DateTime(d)).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 19)}`);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(5000);
   });
 });

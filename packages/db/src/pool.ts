@@ -15,6 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
+import { fastTypes } from './timestamps.js';
 
 export interface RequestScope {
   /** what a fair share is counted by: the request's environment */
@@ -82,8 +83,8 @@ class EmbeddedClient extends pg.Client {
 
 /**
  * The name a read asks for when it wants its statement prepared: the client names it by
- * its text, and PostgreSQL keeps its parse and analysis per connection. (Plans stay custom:
- * see plan_cache_mode in GuardedPool.)
+ * its text, and PostgreSQL keeps its parse and analysis per connection, and may keep a generic
+ * plan. Only statements with a stable plan are sent so (see ReadOptions in client.ts).
  */
 export const PREPARED = 'bo:prepared';
 
@@ -233,16 +234,14 @@ export class GuardedPool extends pg.Pool {
       ...config,
       idleTimeoutMillis: guards.idleTimeoutMs,
       Client: guards.embedded ? EmbeddedClient : PreparingClient,
-      // Every statement is planned for its own parameters, prepared or not: a generic plan is
-      // chosen once for all environments, and the tables are shared by tenants of very different
-      // sizes (a plan fit for 100,000 rows of one made a 12-row read of another scan them, past
-      // the statement timeout). Prepared statements still save parsing and analysis.
+      types: fastTypes,
+      // Only statements whose plan cannot depend on their values are prepared (see ReadOptions
+      // in client.ts); every other statement goes unnamed and is planned for its own values.
       ...(guards.embedded
         ? {}
         : {
             options: [
               urlOptions(config.connectionString),
-              '-c plan_cache_mode=force_custom_plan',
               // JIT compilation cannot be interrupted: a costly query spent a second or more
               // in it, deaf to the timeout and to cancellation. Request queries are short.
               ...(timeout > 0 ? ['-c jit=off'] : []),

@@ -1,4 +1,4 @@
-import { type PrismaClient, rawRead, rememberedReadsOf } from './client.js';
+import { type PrismaClient, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
 import type { RememberedChannel } from './remembered.js';
 
 /**
@@ -123,7 +123,8 @@ export const SCOPED_ENVIRONMENT = '';
  */
 export interface TenantSql {
   readonly environmentId: string;
-  read<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** one statement, planned for its values unless `stablePlan` (see ReadOptions) */
+  read<T>(sql: string, params?: readonly unknown[], options?: ReadOptions): Promise<T[]>;
   /**
    * The same read, remembered by this process for at most a second and forgotten at once
    * when `channel` is notified (see remembered.ts); inside a transaction, read as usual.
@@ -137,15 +138,19 @@ export interface TenantSql {
   write<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** remembered reads are lookups of a few rows by environment and kind (custom-field definitions) */
+const STABLE: ReadOptions = { stablePlan: true };
+
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
   const read = rawRead(client);
   const remembered = rememberedReadsOf(client);
   return {
     environmentId,
-    read: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
+    read: <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
+      read<T>(sql, [environmentId, ...params], options),
     readRemembered: <T>(channel: RememberedChannel, sql: string, params: readonly unknown[] = []) => {
       const values = [environmentId, ...params];
-      return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
+      return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values, STABLE));
     },
     write: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
   };

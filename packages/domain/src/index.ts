@@ -24,4 +24,4 @@ export { runInvoiceDraftRequest } from './invoices/draft-request/run-invoice-dra
 export type { AnyEntity, Entity, EntityRow } from './shared/entity/index.js';
 export { MaintenanceReader, describeMaintenance, ALL_ENVIRONMENTS } from './maintenance/maintenance.js';
 export type { MaintenanceWindow } from './maintenance/maintenance.js';
-export { entityOfSchema } from './shared/entity/index.js';
+export { declaredEntities, entityOfSchema } from './shared/entity/index.js';

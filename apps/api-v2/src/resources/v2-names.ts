@@ -48,6 +48,16 @@ export function v2DateTime(d: Date | string | null | undefined): string | null {
   if (!d) return null;
   const date = typeof d === 'string' ? new Date(d) : d;
   if (Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  // years before 1000 or past 9999 take the general form (zero-padded, or signed with six digits)
+  if (year < 1000 || year > 9999) return generalV2DateTime(date);
+  // by parts, not toISOString and two slices: 0.24 against 0.6 µs, 200 times a page
+  return `${year}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]} ${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}`;
+}
+
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+function generalV2DateTime(date: Date): string {
   const iso = date.toISOString();
   // years past 9999 are written with a sign and six digits: keep the general form there
   return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : `${iso.slice(0, -14)} ${iso.slice(-13, -5)}`;
@@ -104,14 +114,25 @@ export function v2Names(exceptions: Record<string, string> = {}): V2Names {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[toDomain(k)] = input(v);
     return out;
   };
-  const shapes = new Map<string, OutputShape | null>();
+  // shapes by first key and key count, each checked key by key: no key list is joined into a
+  // string per record (that join and its hash showed in the list profile)
+  const shapes = new Map<string, { keys: string[]; shape: OutputShape | null }[]>();
+  let shapeCount = 0;
+  const sameKeys = (a: string[], b: string[]) => {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+    return true;
+  };
   /** the precompiled shape of a record with these keys (null: rename key by key) */
   const shapeOf = (keys: string[]): OutputShape | null => {
-    const id = keys.join('\u0000');
-    let shape = shapes.get(id);
-    if (shape === undefined) {
-      shape = outputShape(keys, toV2);
-      if (shapes.size < MAX_SHAPES) shapes.set(id, shape);
+    const bucketKey = `${keys.length}:${keys[0] ?? ''}`;
+    let bucket = shapes.get(bucketKey);
+    if (bucket) for (const known of bucket) if (sameKeys(known.keys, keys)) return known.shape;
+    const shape = outputShape(keys, toV2);
+    if (shapeCount < MAX_SHAPES) {
+      shapeCount += 1;
+      if (bucket) bucket.push({ keys, shape });
+      else shapes.set(bucketKey, [{ keys, shape }]);
     }
     return shape;
   };

@@ -55,6 +55,8 @@ async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | und
        FROM api_token t JOIN user_account u ON u.id = t.user_id
       WHERE t.key = $1`,
     [key],
+    // a lookup by a unique key: one plan serves every key
+    { stablePlan: true },
   );
   return row;
 }

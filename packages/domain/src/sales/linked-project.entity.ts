@@ -61,6 +61,8 @@ export const saleProject = defineEntity({
   type: 'saleproject',
   table: 'sale_project',
   module: 'sales',
+  // embedded in a sale, never listed on its own: no index serves an order by its link's creation
+  indexedOrder: false,
   fields: {
     id: f.id({ column: 'project_id' }),
     createdAt: f.createdAt(),

@@ -10,6 +10,8 @@ export const debtor = defineEntity({
   table: 'debtor',
   module: 'crm',
   defaultSort: [{ path: 'name', dir: 'asc' }],
+  // a view of organizations and persons: no index serves its order
+  indexedOrder: false,
   fields: {
     id: f.id(),
     name: f.string({ writable: false }),

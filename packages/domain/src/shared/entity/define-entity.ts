@@ -20,6 +20,12 @@ export interface EntityDeclaration<F extends FieldMap> {
   fields: F;
   /** order of a list that asks for none */
   defaultSort?: SortKey[];
+  /**
+   * false where no index can serve the default order (a view): its unfiltered pages are
+   * planned every time. Elsewhere an index on (environment_id, the order's columns) must serve
+   * it (a test checks every entity), and one prepared plan serves every environment's page.
+   */
+  indexedOrder?: false;
   /** the field a restricted relation shows beside the id (rights across modules) */
   nameField?: keyof F & string;
   /** rows the caller may see at all, AND-ed into every list and checked on every read by id */
@@ -35,6 +41,8 @@ export interface Entity<F extends FieldMap = FieldMap> extends TargetEntity {
   readonly fields: F;
   readonly nameField?: string;
   readonly defaultSort: SortKey[];
+  /** an index on (environment_id, the default order's columns) serves the default order */
+  readonly indexedOrder: boolean;
   readonly scope?: (ctx: UserContext) => Condition;
   readonly eventData?: (row: RowOf<F>) => Record<string, unknown>;
   /** the output schema; its z.infer is the row type */
@@ -165,6 +173,12 @@ export function entityOfTable(table: string): AnyEntity | undefined {
   return byTable.get(table);
 }
 
+/** Every entity declared so far (all of them once the router has loaded): tests walk them. */
+export function declaredEntities(): AnyEntity[] {
+  return [...declared];
+}
+const declared: AnyEntity[] = [];
+
 /**
  * Declares an entity once: its fields in domain terms, their columns, relations
  * and flags. The list model, the page loader and the output schema are derived here.
@@ -179,6 +193,7 @@ export function defineEntity<F extends FieldMap>(decl: EntityDeclaration<F>): En
     fields: decl.fields,
     ...(decl.nameField ? { nameField: decl.nameField } : {}),
     defaultSort: decl.defaultSort ?? [{ path: 'createdAt', dir: 'asc' }],
+    indexedOrder: decl.indexedOrder !== false,
     ...(decl.scope ? { scope: decl.scope } : {}),
     ...(decl.eventData ? { eventData: decl.eventData } : {}),
     schema,
@@ -189,6 +204,7 @@ export function defineEntity<F extends FieldMap>(decl: EntityDeclaration<F>): En
   };
   (entity as { loader: EntityLoader<RowOf<F>> }).loader = entityLoader<RowOf<F>>(entity);
   bySchema.set(schema, entity);
+  declared.push(entity);
   const known = byTable.get(entity.table);
   if (!known || Object.keys(known.fields).length < Object.keys(entity.fields).length) byTable.set(entity.table, entity);
   return entity;

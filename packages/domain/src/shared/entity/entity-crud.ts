@@ -101,6 +101,9 @@ export async function listEntity<E extends AnyEntity>(
       ids: compiled.pageSql,
       params: withoutEnvironment(ctx, compiled.pageParams),
       orderBy: compiled.orderSql,
+      // values a caller chose (filters, a sort, a scope of its own) are planned for every time;
+      // the entity's own order is read off an index whatever the environment's size
+      stablePlan: !where && input.orderBy.length === 0 && entity.indexedOrder,
     }),
     query.count
       ? ctx.sql

@@ -15,6 +15,8 @@ export interface PageSource {
   params: unknown[];
   /** restores the page order over the entity's table aliased `t` */
   orderBy: string;
+  /** no filter and the entity's own order: one plan (the ordered index) serves every environment */
+  stablePlan?: boolean;
 }
 
 export interface EntityLoader<Row> {
@@ -83,8 +85,11 @@ class SelectBuilder {
         const target = field.target();
         const ra = this.alias();
         const obj = this.object(target, objectShape(field.schema), ra);
+        const fk = `${alias}.${ident(field.column)}`;
+        // an empty reference runs no subquery: most references of most rows are empty, and each
+        // subquery run costs about as much as reading the row
         return {
-          sql: `(SELECT ${obj.sql} FROM ${ident(target.table)} ${ra} WHERE ${ra}.id = ${alias}.${ident(field.column)} AND ${this.tenant(ra)})`,
+          sql: `CASE WHEN ${fk} IS NULL THEN NULL ELSE (SELECT ${obj.sql} FROM ${ident(target.table)} ${ra} WHERE ${ra}.id = ${fk} AND ${this.tenant(ra)}) END`,
           revive: obj.revive,
         };
       }
@@ -193,7 +198,8 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     byIds(reader, ids) {
       if (ids.length === 0) return Promise.resolve([]);
       const sql = `SELECT ${build().select} FROM ${table} t WHERE t.environment_id = $1 AND t.id = ANY($2::text[])`;
-      return finish(reader, reader.read<Record<string, unknown>>(sql, [ids]));
+      // rows by primary key: one plan serves every environment and every set of ids
+      return finish(reader, reader.read<Record<string, unknown>>(sql, [ids], { stablePlan: true }));
     },
     page(reader, page) {
       // each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
@@ -203,7 +209,7 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
         SELECT ${build().select}
           FROM page CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
          ORDER BY ${page.orderBy}`;
-      return finish(reader, reader.read<Record<string, unknown>>(sql, page.params));
+      return finish(reader, reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: page.stablePlan === true }));
     },
   };
 }

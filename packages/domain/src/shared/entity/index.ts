@@ -5,6 +5,7 @@
  */
 export { f, restrictedReference, snakeCase, type AnyField, type TargetEntity } from './fields.js';
 export {
+  declaredEntities,
   defineEntity,
   entityOfSchema,
   entityOfTable,
