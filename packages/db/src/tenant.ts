@@ -138,9 +138,6 @@ export interface TenantSql {
   write<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
-/** remembered reads are lookups of a few rows by environment and kind (custom-field definitions) */
-const STABLE: ReadOptions = { stablePlan: true };
-
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
   const read = rawRead(client);
   const remembered = rememberedReadsOf(client);
@@ -150,7 +147,7 @@ export function tenantSql(client: PrismaClient, environmentId: string): TenantSq
       read<T>(sql, [environmentId, ...params], options),
     readRemembered: <T>(channel: RememberedChannel, sql: string, params: readonly unknown[] = []) => {
       const values = [environmentId, ...params];
-      return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values, STABLE));
+      return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
     },
     write: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
   };
