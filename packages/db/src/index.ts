@@ -16,6 +16,7 @@ export {
   DEFAULT_STATEMENT_TIMEOUT_MS,
   GuardedPool,
   isEmbeddedPoolConfig,
+  outsideRequestScope,
   poolConfig,
   runInRequestScope,
   sqlError,

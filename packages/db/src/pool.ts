@@ -31,6 +31,17 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
+/**
+ * Runs `fn` as the process's own database work, outside whatever request is running: for a
+ * read that many requests of many environments await together (a cache refresh). Started
+ * inside the request that happened to come first, it would wait in that environment's share
+ * (past the timeout behind its slow reads, failing every other environment's request that
+ * awaited it) and be cancelled when that one client went away.
+ */
+export function outsideRequestScope<T>(fn: () => T): T {
+  return scopes.exit(fn);
+}
+
 export interface PoolGuards {
   /** the embedded database: no named statements, no server-side timeout */
   embedded: boolean;

@@ -44,9 +44,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * The token and its user in one statement (Prisma's include takes two), on every request:
  * nothing is cached, so a deleted token or a deactivated user stops working at once on
  * every process. (A cache of token rows was tried twice, the second time forgotten on every
- * process by LISTEN/NOTIFY: it saved a round trip, but with it one environment's heavy reads
- * crowded another's plain reads past the statement timeout about one run in four of
- * hardening-pathological-filters, and never without it; see the closing notes of issue 15.)
+ * process by LISTEN/NOTIFY, and withdrawn when hardening-pathological-filters failed with it.
+ * That failure was the shared maintenance read held to one environment's share, fixed since
+ * (tests/shared-reads.test.ts); a token cache could come back and save this statement.)
  */
 async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | undefined> {
   const [row] = await rawRead(ctx.prisma)<TokenRow>(

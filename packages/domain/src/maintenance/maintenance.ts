@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@bo/db';
+import { outsideRequestScope, type PrismaClient } from '@bo/db';
 import { z } from 'zod';
 import { NotFoundError } from '../shared/errors.js';
 import type { DomainContext } from '../shared/context.js';
@@ -66,8 +66,9 @@ export class MaintenanceReader {
 
   private async refresh(): Promise<void> {
     if (Date.now() - this.readAt < this.cacheMs) return;
-    this.reading ??= this.prisma.maintenanceWindow
-      .findMany()
+    // one read for every request of every environment: the process's own, never one request's
+    // (async: a Prisma query starts when awaited, and it must start in here)
+    this.reading ??= outsideRequestScope(async () => await this.prisma.maintenanceWindow.findMany())
       .then((rows) => {
         this.windows = rows;
         this.readAt = Date.now();
