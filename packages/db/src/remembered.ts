@@ -1,8 +1,8 @@
 // Reads a process may remember for a moment: what nearly every request reads and almost
-// nothing changes (the custom-field definitions of a model; token rows are read on every
-// request: see packages/domain/src/auth/authenticate.ts).
+// nothing changes (a token with its user's rights, the custom-field definitions of a model).
 // A remembered answer is used only while the process LISTENs on the channel its source
-// tables notify (triggers in the migration 20261124223000_remembered_reads_notify), it is
+// tables notify (triggers in the migrations 20261124223000_remembered_reads_notify and
+// 20261125014500_credentials_changed_notify), it is
 // forgotten at once on any notification there, and it is never older than MAX_AGE_MS: a
 // change anywhere counts at the next request on every process, and within a second even
 // when the listening connection went deaf unnoticed. Misses are never remembered, so
@@ -11,7 +11,7 @@
 import { createNotificationListener, type NotificationListener } from './notifications.js';
 
 /** The channels remembered reads are forgotten on (names the triggers notify). */
-export type RememberedChannel = 'custom_fields_changed';
+export type RememberedChannel = 'credentials_changed' | 'custom_fields_changed';
 
 /** the longest a remembered answer is used */
 export const MAX_AGE_MS = 1_000;

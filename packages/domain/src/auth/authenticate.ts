@@ -1,4 +1,4 @@
-import { rawRead } from '@bo/db';
+import { rawRead, rememberedReadsOf } from '@bo/db';
 import { z } from 'zod';
 import type { DomainContext, UserPrincipal } from '../shared/context.js';
 import { NotFoundError, UnauthenticatedError } from '../shared/errors.js';
@@ -41,24 +41,27 @@ function environmentIdsOf(ctx: DomainContext): Map<string, string> {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The token and its user in one statement (Prisma's include takes two), on every request:
- * nothing is cached, so a deleted token or a deactivated user stops working at once on
- * every process. (A cache of token rows was tried twice, the second time forgotten on every
- * process by LISTEN/NOTIFY, and withdrawn when hardening-pathological-filters failed with it.
- * That failure was the shared maintenance read held to one environment's share, fixed since
- * (tests/shared-reads.test.ts); a token cache could come back and save this statement.)
+ * The token and its user in one statement (Prisma's include takes two), remembered by the
+ * process for at most a second and forgotten on every process the moment a token or a user
+ * changes (LISTEN credentials_changed; see @bo/db remembered.ts): a deleted token, a deactivated
+ * user or rights taken away count at the next request. Without a listening connection (the
+ * embedded database, DB_LISTEN=false) the row is read on every request. (This cache was withdrawn
+ * once, blamed for the hardening-pathological-filters flake; that flake was the shared
+ * maintenance read held to one environment's share, fixed in tests/shared-reads.test.ts.)
  */
 async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | undefined> {
-  const [row] = await rawRead(ctx.prisma)<TokenRow>(
-    `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
-            t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
-       FROM api_token t JOIN user_account u ON u.id = t.user_id
-      WHERE t.key = $1`,
-    [key],
-    // a lookup by a unique key: one plan serves every key
-    { stablePlan: true },
-  );
-  return row;
+  return rememberedReadsOf(ctx.prisma).read('credentials_changed', key, async () => {
+    const [row] = await rawRead(ctx.prisma)<TokenRow>(
+      `SELECT t.id, t.environment_id AS "environmentId", t.user_id AS "userId", t.secret_hash AS "secretHash",
+              t.last_used_at AS "lastUsedAt", t.deactivated_at AS "deactivatedAt", u.is_active AS "userActive", u.rights
+         FROM api_token t JOIN user_account u ON u.id = t.user_id
+        WHERE t.key = $1`,
+      [key],
+      // a lookup by a unique key: one plan serves every key
+      { stablePlan: true },
+    );
+    return row;
+  });
 }
 
 export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
@@ -93,6 +96,8 @@ export async function authenticate(ctx: DomainContext, input: AuthenticateInput)
   const now = ctx.clock.now();
   // recorded at a one-minute resolution so that a busy token does not write on every request
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // the remembered row learns it too: the requests of the next second do not write it again
+    token.lastUsedAt = now;
     await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
   }
   const rights = rightsSchema.safeParse(token.rights);
