@@ -18,8 +18,9 @@ export interface RawStatements {
 /** Analyzes the stale tables of the service's schema; answers the tables analyzed. */
 export async function refreshStatistics(ctx: { prisma: RawStatements; log: Pick<JobContext['log'], 'info'> }): Promise<string[]> {
   // pending statistics of this backend are flushed at the end of the next statement
-  // (PGlite has one backend and no idle flush)
-  await ctx.prisma.$queryRawUnsafe('SELECT pg_stat_force_next_flush()');
+  // (PGlite has one backend and no idle flush); executed, not queried: Prisma cannot read the
+  // function's void column, and the job failed on every run that way
+  await ctx.prisma.$executeRawUnsafe('SELECT pg_stat_force_next_flush()');
   const stale = await ctx.prisma.$queryRawUnsafe<{ table: string }[]>(
     `SELECT relname AS "table" FROM pg_stat_user_tables
       WHERE schemaname = current_schema() AND relname NOT LIKE '\\_prisma%' ESCAPE '\\'
