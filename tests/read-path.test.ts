@@ -16,6 +16,27 @@ let a: TestService;
 let b: TestService;
 let crmA: ApiClient;
 let crmB: ApiClient;
+/** a third process whose statements are read off the wire (started by the first test that needs it) */
+let wire: { log: StatementLog; service: TestService; drop: () => Promise<void> } | null = null;
+
+async function wireService(): Promise<{ log: StatementLog; service: TestService }> {
+  if (!wire) {
+    const db = await createTestDatabase();
+    const log = await startStatementLog(db.url);
+    wire = { log, service: await startTestService({ db: { ...db, url: log.url } }), drop: () => db.drop() };
+  }
+  return wire;
+}
+
+/** the statements one request sends (the wire settles before and after) */
+async function statementsOf(api: ApiClient, path: string): Promise<LoggedStatement[]> {
+  const { log } = await wireService();
+  await new Promise((r) => setTimeout(r, 50));
+  log.clear();
+  expect((await api.v2('GET', path)).status).toBe(200);
+  await new Promise((r) => setTimeout(r, 50));
+  return [...log.statements];
+}
 
 beforeAll(async () => {
   a = await startTestService({ rateLimitPerMinute: 400 });
@@ -24,6 +45,9 @@ beforeAll(async () => {
   crmB = new ApiClient(b.service.port, 'reads.localhost', crmA.token);
 });
 afterAll(async () => {
+  await wire?.service.stop();
+  await wire?.log.close();
+  await wire?.drop();
   await b?.stopService();
   await a?.stop();
 });
@@ -99,40 +123,22 @@ describe('one plan for every environment only where no value can change it', () 
   });
 
   it("an unfiltered page in the entity's own order and the token lookup are prepared; a filtered or sorted page is planned for its values", async () => {
-    const db = await createTestDatabase();
-    let log: StatementLog | null = null;
-    let logged: TestService | null = null;
-    try {
-      log = await startStatementLog(db.url);
-      logged = await startTestService({ db: { ...db, url: log.url } });
-      const api = await logged.environment('planned');
-      await post(api, '/crm/organization', { name: 'Planned 1' });
-      // the token was looked up (then remembered) for that request
-      const token = (log?.statements ?? []).filter((x) => x.sql.includes('FROM api_token t JOIN user_account'));
-      expect(token.length).toBeGreaterThan(0);
-      for (const t of token) expect(t.prepared).not.toBe('');
-      const statementsOf = async (path: string): Promise<LoggedStatement[]> => {
-        await new Promise((r) => setTimeout(r, 50));
-        log?.clear();
-        const res = await api.v2('GET', path);
-        expect(res.status).toBe(200);
-        await new Promise((r) => setTimeout(r, 50));
-        return [...(log?.statements ?? [])];
-      };
-      const page = (statements: LoggedStatement[]) => {
-        const found = statements.filter((x) => x.sql.includes('FROM page CROSS JOIN LATERAL'));
-        expect(found).toHaveLength(1);
-        return found[0] as LoggedStatement;
-      };
-      const plain = await statementsOf('/crm/organization?limit=10');
-      expect(page(plain).prepared).not.toBe('');
-      expect(page(await statementsOf('/crm/organization?limit=10&q[name]=Planned*')).prepared).toBe('');
-      expect(page(await statementsOf('/crm/organization?limit=10&sort=name')).prepared).toBe('');
-      expect(page(await statementsOf('/crm/organization?limit=10&q[updated_at][ge]=2020-01-01')).prepared).toBe('');
-    } finally {
-      await logged?.stop();
-      await log?.close();
-    }
+    const { log, service } = await wireService();
+    const api = await service.environment('planned');
+    await post(api, '/crm/organization', { name: 'Planned 1' });
+    // the token was looked up (then remembered) for that request
+    const token = log.statements.filter((x) => x.sql.includes('FROM api_token t JOIN user_account'));
+    expect(token.length).toBeGreaterThan(0);
+    for (const t of token) expect(t.prepared).not.toBe('');
+    const page = async (path: string) => {
+      const found = (await statementsOf(api, path)).filter((x) => x.sql.includes('FROM page CROSS JOIN LATERAL'));
+      expect(found).toHaveLength(1);
+      return found[0] as LoggedStatement;
+    };
+    expect((await page('/crm/organization?limit=10')).prepared).not.toBe('');
+    expect((await page('/crm/organization?limit=10&q[name]=Planned*')).prepared).toBe('');
+    expect((await page('/crm/organization?limit=10&sort=name')).prepared).toBe('');
+    expect((await page('/crm/organization?limit=10&q[updated_at][ge]=2020-01-01')).prepared).toBe('');
   });
 });
 
@@ -179,27 +185,14 @@ describe('a token remembered by every process', () => {
   });
 
   it('a warm list request does not read its token again: the page is its one statement', async () => {
-    const db = await createTestDatabase();
-    let log: StatementLog | null = null;
-    let logged: TestService | null = null;
-    try {
-      log = await startStatementLog(db.url);
-      logged = await startTestService({ db: { ...db, url: log.url } });
-      const api = await logged.environment('warm');
-      for (let i = 0; i < 3; i += 1) expect((await api.v2('GET', '/crm/organization?limit=10')).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 50));
-      log.clear();
-      expect((await api.v2('GET', '/crm/organization?limit=10')).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 50));
-      // (what the process reads for itself now and then, maintenance windows or custom-field
-      // definitions past their second, may fall in the same moment: only the request's own count)
-      const sent = log.statements.map((x) => x.sql);
-      expect(sent.filter((x) => x.includes('FROM api_token'))).toHaveLength(0);
-      expect(sent.filter((x) => x.includes('FROM page CROSS JOIN LATERAL'))).toHaveLength(1);
-    } finally {
-      await logged?.stop();
-      await log?.close();
-    }
+    const { service } = await wireService();
+    const api = await service.environment('warm');
+    for (let i = 0; i < 3; i += 1) expect((await api.v2('GET', '/crm/organization?limit=10')).status).toBe(200);
+    // (what the process reads for itself now and then, maintenance windows or custom-field
+    // definitions past their second, may fall in the same moment: only the request's own count)
+    const sent = (await statementsOf(api, '/crm/organization?limit=10')).map((x) => x.sql);
+    expect(sent.filter((x) => x.includes('FROM api_token'))).toHaveLength(0);
+    expect(sent.filter((x) => x.includes('FROM page CROSS JOIN LATERAL'))).toHaveLength(1);
   });
 });
 
