@@ -17,13 +17,14 @@ let b: TestService;
 let crmA: ApiClient;
 let crmB: ApiClient;
 /** a third process whose statements are read off the wire (started by the first test that needs it) */
-let wire: { log: StatementLog; service: TestService; drop: () => Promise<void> } | null = null;
+let wire: { log: StatementLog; service: TestService } | null = null;
 
 async function wireService(): Promise<{ log: StatementLog; service: TestService }> {
   if (!wire) {
     const db = await createTestDatabase();
     const log = await startStatementLog(db.url);
-    wire = { log, service: await startTestService({ db: { ...db, url: log.url } }), drop: () => db.drop() };
+    // the service's stop drops the database
+    wire = { log, service: await startTestService({ db: { ...db, url: log.url } }) };
   }
   return wire;
 }
@@ -47,7 +48,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await wire?.service.stop();
   await wire?.log.close();
-  await wire?.drop();
   await b?.stopService();
   await a?.stop();
 });
