@@ -1,8 +1,8 @@
-import { compileList } from '@bo/db';
+import { type Condition, compileList } from '@bo/db';
 import { declaredEntities } from '@bo/domain';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturedStatement } from './support/captured-statement.js';
+import { capturedStatements } from './support/captured-statement.js';
 import { type Envelope, post } from './support/crm.js';
 import { createTestDatabase } from './support/database.js';
 import { type LoggedStatement, type StatementLog, startStatementLog } from './support/pg-statement-log.js';
@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 describe('a list page in the database', () => {
-  it('a list page reads its rows by primary key, never by scanning the table (the plan of 100 of 3,000 rows)', async () => {
+  it('a list page reads its rows by primary key, never by scanning the table (the plans of 100 of 3,000 rows, in one statement or by ids)', async () => {
     const [environment] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'reads'`);
     const environmentId = environment?.id as string;
     await a.db.query(
@@ -62,25 +62,50 @@ describe('a list page in the database', () => {
       [environmentId],
     );
     await a.db.query('ANALYZE organization');
-    const compiled = compileList(
-      organization.sqlModel,
-      environmentId,
-      { orderBy: organization.defaultSort, offset: 0, limit: 100, count: false },
-      { canRead: () => true },
-    );
-    // the loader's own statement, captured as it would run
-    const { sql, params } = await capturedStatement(environmentId, (reader) =>
+    const planOf = async (statement: { sql: string; params: unknown[] }) =>
+      (await a.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.sql}`, statement.params))
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
+    const compiled = (where?: Condition) =>
+      compileList(
+        organization.sqlModel,
+        environmentId,
+        { ...(where ? { where } : {}), orderBy: organization.defaultSort, offset: 0, limit: 100, count: false },
+        { canRead: () => true },
+      );
+    // the loader's own statements, captured as they would run: the unfiltered page is one statement
+    const unfiltered = compiled();
+    const [page] = await capturedStatements(environmentId, (reader) =>
       organization.loader.page(reader, {
-        ids: compiled.pageSql,
-        params: compiled.pageParams.slice(1),
-        orderBy: compiled.orderSql,
+        ids: unfiltered.pageSql,
+        params: unfiltered.pageParams.slice(1),
+        orderBy: unfiltered.orderSql,
+        stablePlan: true,
       }),
     );
-    const plan = (await a.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).not.toMatch(/Seq Scan on organization\b/);
-    expect(plan).toMatch(/Index (Only )?Scan using organization_pkey/);
+    const pagePlan = await planOf(page as { sql: string; params: unknown[] });
+    expect(pagePlan).not.toMatch(/Seq Scan on organization\b/);
+    expect(pagePlan).toMatch(/Index (Only )?Scan using organization_pkey/);
+    // a filtered page: its ids, then its rows by id in that order
+    const filtered = compiled({ path: 'name', op: 'eq', value: 'Plan*' });
+    const ids = (await a.db.query<{ id: string }>(filtered.pageSql, filtered.pageParams)).map((r) => r.id);
+    expect(ids).toHaveLength(100);
+    const statements = await capturedStatements(
+      environmentId,
+      (reader) =>
+        organization.loader.page(reader, {
+          ids: filtered.pageSql,
+          params: filtered.pageParams.slice(1),
+          orderBy: filtered.orderSql,
+        }),
+      (sql) => (sql === filtered.pageSql ? ids.map((id) => ({ id })) : []),
+    );
+    expect(statements).toHaveLength(2);
+    const rowsPlan = await planOf(statements[1] as { sql: string; params: unknown[] });
+    expect(rowsPlan).not.toMatch(/Seq Scan on organization\b/);
+    expect(rowsPlan).toMatch(/Index (Only )?Scan using organization_pkey/);
     const res = await crmA.v2('GET', '/crm/organization?limit=100&q[name]=Plan*');
-    expect((res.body as Envelope<unknown[]>).data).toHaveLength(100);
+    expect((res.body as Envelope<{ id: string }[]>).data.map((o) => o.id)).toEqual(ids);
   });
 });
 
@@ -122,23 +147,40 @@ describe('one plan for every environment only where no value can change it', () 
     expect(unserved).toEqual([]);
   });
 
-  it("an unfiltered page in the entity's own order and the token lookup are prepared; a filtered or sorted page is planned for its values", async () => {
+  it("an unfiltered page in the entity's own order and the token lookup are prepared; a filtered or sorted page's ids are planned for its values, its rows read by id through a prepared statement", async () => {
     const { log, service } = await wireService();
     const api = await service.environment('planned');
     await post(api, '/crm/organization', { name: 'Planned 1' });
+    await post(api, '/crm/organization', { name: 'Planned 2' });
     // the token was looked up (then remembered) for that request
     const token = log.statements.filter((x) => x.sql.includes('FROM api_token t JOIN user_account'));
     expect(token.length).toBeGreaterThan(0);
     for (const t of token) expect(t.prepared).not.toBe('');
-    const page = async (path: string) => {
-      const found = (await statementsOf(api, path)).filter((x) => x.sql.includes('FROM page CROSS JOIN LATERAL'));
-      expect(found).toHaveLength(1);
-      return found[0] as LoggedStatement;
-    };
-    expect((await page('/crm/organization?limit=10')).prepared).not.toBe('');
-    expect((await page('/crm/organization?limit=10&q[name]=Planned*')).prepared).toBe('');
-    expect((await page('/crm/organization?limit=10&sort=name')).prepared).toBe('');
-    expect((await page('/crm/organization?limit=10&q[updated_at][ge]=2020-01-01')).prepared).toBe('');
+    const unfiltered = (await statementsOf(api, '/crm/organization?limit=10')).filter((x) =>
+      x.sql.includes('FROM "organization" r'),
+    );
+    expect(unfiltered).toHaveLength(1);
+    expect(unfiltered[0]?.sql).toContain('FROM page CROSS JOIN LATERAL');
+    expect(unfiltered[0]?.prepared).not.toBe('');
+    for (const path of [
+      '/crm/organization?limit=10&q[name]=Planned*',
+      '/crm/organization?limit=10&sort=-name',
+      '/crm/organization?limit=10&q[updated_at][ge]=2020-01-01&sort=-updated_at',
+    ]) {
+      const statements = await statementsOf(api, path);
+      const ids = statements.filter((x) => /^\s*SELECT t\."id" AS id FROM "organization" t /.test(x.sql));
+      const rows = statements.filter((x) => x.sql.includes('FROM "organization" r'));
+      expect(ids, path).toHaveLength(1);
+      expect(ids[0]?.prepared, path).toBe('');
+      expect(rows, path).toHaveLength(1);
+      expect(rows[0]?.sql, path).toContain('WITH ORDINALITY');
+      expect(rows[0]?.prepared, path).not.toBe('');
+    }
+    // the rows come back in the order the ids were planned in
+    const names = async (path: string) =>
+      ((await api.v2('GET', path)).body as Envelope<{ name: string }[]>).data.map((o) => o.name);
+    expect(await names('/crm/organization?q[name]=Planned*&sort=-name')).toEqual(['Planned 2', 'Planned 1']);
+    expect(await names('/crm/organization?q[name]=Planned*&sort=name')).toEqual(['Planned 1', 'Planned 2']);
   });
 });
 
