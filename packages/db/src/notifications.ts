@@ -42,8 +42,19 @@ export interface NotificationListener {
   on(channel: string, handler: (payload: string) => void): () => void;
   /** true while the connection is up and LISTENing; false on the embedded database and while reconnecting */
   readonly listening: boolean;
+  /**
+   * True once every notification committed before `since` (this process's performance.now())
+   * has reached its handlers: a query sent on the listening connection after `since` has been
+   * answered, and the server sends pending notifications before it answers. One query serves
+   * every caller waiting at once. False when not listening, or when no answer comes within
+   * CAUGHT_UP_TIMEOUT_MS: the caller reads the database instead.
+   */
+  caughtUp(since: number): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** how long caughtUp waits for the listening connection before telling its caller to read the database */
+export const CAUGHT_UP_TIMEOUT_MS = 500;
 
 /** application_name of the listening connection (to be found in pg_stat_activity) */
 export const LISTENER_APPLICATION_NAME = 'bizops-listen';
@@ -86,11 +97,51 @@ class SharedListener {
   /** the statements sent on the listening connection, one after another (pg 9 refuses a query sent while others wait) */
   private queue: { client: pg.Client; last: Promise<unknown> } | null = null;
 
-  private serially(client: pg.Client, sql: string): Promise<unknown> {
+  private serially(client: pg.Client, statement: string | (() => Promise<unknown>)): Promise<unknown> {
     if (this.queue?.client !== client) this.queue = { client, last: Promise.resolve() };
-    const next = this.queue.last.then(() => client.query(sql));
+    const next = this.queue.last.then(
+      (): Promise<unknown> => (typeof statement === 'string' ? client.query(statement) : statement()),
+    );
     this.queue.last = next.catch(() => {});
     return next;
+  }
+
+  /** when the newest answered catch-up query was sent (performance.now()); reset with each connection */
+  private answeredSentAt = Number.NEGATIVE_INFINITY;
+  /** the catch-up query on the wire, and when it was sent */
+  private sent: { at: number; done: Promise<boolean> } | null = null;
+  /** a catch-up query queued and not yet sent: whoever asks now is served by it */
+  private next: Promise<boolean> | null = null;
+
+  caughtUp(since: number): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.listening) return Promise.resolve(false);
+    if (this.answeredSentAt >= since) return Promise.resolve(true);
+    if (this.sent && this.sent.at >= since) return this.sent.done;
+    if (this.next) return this.next;
+    let answer: (caughtUp: boolean) => void = () => {};
+    const done = new Promise<boolean>((resolve) => {
+      answer = resolve;
+    });
+    const timer = setTimeout(() => {
+      if (this.next === done) this.next = null;
+      answer(false);
+    }, CAUGHT_UP_TIMEOUT_MS);
+    timer.unref();
+    void done.then(() => clearTimeout(timer));
+    this.next = done;
+    this.serially(client, () => {
+      if (this.next === done) this.next = null;
+      const at = performance.now();
+      this.sent = { at, done };
+      return client.query('SELECT 1').then(() => {
+        // the notifications sent before this answer reached their handlers as they were read
+        const current = this.client === client;
+        if (current && at > this.answeredSentAt) this.answeredSentAt = at;
+        answer(current);
+      });
+    }).catch(() => answer(false));
+    return done;
   }
 
   /** a connection that does not answer in time is dropped; its end reconnects */
@@ -184,6 +235,9 @@ class SharedListener {
       this.retry();
     });
     this.client = client;
+    this.answeredSentAt = Number.NEGATIVE_INFINITY;
+    this.sent = null;
+    this.next = null;
     this.listening = true;
     this.delayMs = this.minMs;
     this.log?.info({ channels: [...this.handlers.keys()] }, 'notification listener listening');
@@ -222,6 +276,7 @@ function idleListener(): NotificationListener {
       return () => {};
     },
     listening: false,
+    caughtUp: async () => false,
     async close() {},
   };
 }
@@ -279,6 +334,9 @@ export function createNotificationListener(opts: NotificationListenerOptions): N
     },
     get listening() {
       return !closed && owner.listening;
+    },
+    caughtUp(since) {
+      return closed ? Promise.resolve(false) : owner.caughtUp(since);
     },
     async close() {
       if (closed) return;

@@ -22,6 +22,8 @@ export interface RequestScope {
   key: string;
   /** aborted when the client has gone: running statements are cancelled, new ones refused */
   signal: AbortSignal;
+  /** when the request came (performance.now()): what was committed before it, its reads see */
+  startedAt?: number;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -29,6 +31,11 @@ const scopes = new AsyncLocalStorage<RequestScope>();
 /** Runs `fn` (and everything it awaits) as one request's database work. */
 export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
   return scopes.run(scope, fn);
+}
+
+/** When the running request came (performance.now()), or now outside any request. */
+export function requestStartedAt(): number {
+  return scopes.getStore()?.startedAt ?? performance.now();
 }
 
 /**

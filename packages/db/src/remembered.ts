@@ -3,12 +3,15 @@
 // A remembered answer is used only while the process LISTENs on the channel its source
 // tables notify (triggers in the migrations 20261124223000_remembered_reads_notify and
 // 20261125014500_credentials_changed_notify), it is
-// forgotten at once on any notification there, and it is never older than MAX_AGE_MS: a
-// change anywhere counts at the next request on every process, and within a second even
-// when the listening connection went deaf unnoticed. Misses are never remembered, so
+// forgotten at once on any notification there, and it is never older than MAX_AGE_MS. A
+// remembered answer is given only once the listening connection has caught up with the
+// request (NotificationListener.caughtUp: one query on that connection, shared by the requests
+// that wait at once): a change committed anywhere before a request came counts for that
+// request on every process, however late the notification would have come on its own. Misses are never remembered, so
 // unknown keys cannot fill the memory. On the embedded database nothing listens (one
 // connection for everyone): every read goes to the database.
 import { createNotificationListener, type NotificationListener } from './notifications.js';
+import { requestStartedAt } from './pool.js';
 
 /** The channels remembered reads are forgotten on (names the triggers notify). */
 export type RememberedChannel = 'credentials_changed' | 'custom_fields_changed';
@@ -59,7 +62,14 @@ export function rememberedReads(listener: NotificationListener | null, now: () =
       }
       const hit = byKey.get(key);
       const t = now();
-      if (hit && t - hit.at < MAX_AGE_MS) return hit.value as T;
+      if (hit && t - hit.at < MAX_AGE_MS) {
+        // used only once the listening connection has caught up with the request: a change
+        // committed before the request came has been notified (and forgotten) by then
+        const before = generations.get(channel) ?? 0;
+        if ((await listener.caughtUp(requestStartedAt())) && before === (generations.get(channel) ?? 0)) {
+          return hit.value as T;
+        }
+      }
       const generation = generations.get(channel) ?? 0;
       const value = await load();
       // remembered only if nothing was forgotten while it loaded: a notification that

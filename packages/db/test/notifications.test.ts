@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNotificationListener, LISTENER_APPLICATION_NAME } from '../src/notifications.js';
 import { poolConfig } from '../src/pool.js';
 
@@ -78,6 +78,49 @@ describe('notification listener', () => {
     } finally {
       await listener.close();
     }
+  });
+
+  it('caughtUp answers true only once every notification committed before it was asked has reached its handler, one query serving callers that wait at once', async () => {
+    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+    try {
+      const heard: string[] = [];
+      listener.on('bo_test_c', (p) => heard.push(p));
+      await waitFor(() => listener.listening && heard.includes(''), 5_000, 'listening');
+      const query = vi.spyOn(pg.Client.prototype, 'query');
+      const catchUpQueries = () =>
+        query.mock.calls.filter((call, k) => call[0] === 'SELECT 1' && query.mock.contexts[k] !== other).length;
+      try {
+        for (let i = 0; i < 50; i += 1) {
+          await other.query(`SELECT pg_notify('bo_test_c', 'n${i}')`);
+          const sent = catchUpQueries();
+          // asked right after the commit, before the notification had time to come on its own
+          const answers = await Promise.all(Array.from({ length: 5 }, () => listener.caughtUp(performance.now())));
+          expect(answers).toEqual([true, true, true, true, true]);
+          expect(heard).toContain(`n${i}`);
+          expect(catchUpQueries() - sent).toBe(1);
+        }
+        // asked again for a moment an answered query already covers: answered at once, no new query
+        const since = performance.now();
+        await listener.caughtUp(since);
+        const sent = catchUpQueries();
+        expect((await Promise.all(Array.from({ length: 20 }, () => listener.caughtUp(since)))).every(Boolean)).toBe(true);
+        expect(catchUpQueries()).toBe(sent);
+      } finally {
+        query.mockRestore();
+      }
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('caughtUp answers false where nothing listens (the embedded database) and once the listener is closed', async () => {
+    const embedded = createNotificationListener({ connectionString: url, embedded: true });
+    expect(await embedded.caughtUp(performance.now())).toBe(false);
+    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+    await waitFor(() => listener.listening, 5_000, 'listening');
+    expect(await listener.caughtUp(performance.now())).toBe(true);
+    await listener.close();
+    expect(await listener.caughtUp(performance.now())).toBe(false);
   });
 
   it('channels subscribed at once on a listening connection are LISTENed one after another, and each is heard', async () => {

@@ -7,8 +7,15 @@ import { MAX_AGE_MS, rememberedReads } from '../src/remembered.js';
 
 function controlledListener() {
   const handlers = new Map<string, Set<(payload: string) => void>>();
-  const listener: NotificationListener & { listening: boolean; notify(channel: string): void } = {
+  const listener: NotificationListener & {
+    listening: boolean;
+    notify(channel: string): void;
+    /** what catching up hears (notifications the server sent before its answer), and its answer */
+    catchingUp: () => boolean;
+  } = {
     listening: true,
+    catchingUp: () => true,
+    caughtUp: async () => listener.catchingUp(),
     on(channel, handler) {
       const set = handlers.get(channel) ?? new Set();
       set.add(handler);
@@ -97,6 +104,34 @@ describe('remembered reads', () => {
     await reads.read('custom_fields_changed', 'k', load);
     await reads.read('custom_fields_changed', 'k', load);
     expect(loads).toBe(2);
+  });
+
+  it('a remembered answer is given only once the listener has caught up: a notification it hears on the way forgets it', async () => {
+    const listener = controlledListener();
+    const reads = rememberedReads(listener);
+    const c = counter({ id: 'token' });
+    await reads.read('credentials_changed', 'k', c.load);
+    // the change was committed before this request came; its notification is read while catching up
+    listener.catchingUp = () => {
+      listener.notify('credentials_changed');
+      return true;
+    };
+    await reads.read('credentials_changed', 'k', c.load);
+    expect(c.loads).toBe(2);
+    listener.catchingUp = () => true;
+    await reads.read('credentials_changed', 'k', c.load);
+    expect(c.loads).toBe(2);
+  });
+
+  it('a listener that cannot catch up (no answer in time) is not trusted: the database is read', async () => {
+    const listener = controlledListener();
+    const reads = rememberedReads(listener);
+    const c = counter({ id: 'token' });
+    await reads.read('credentials_changed', 'k', c.load);
+    listener.catchingUp = () => false;
+    await reads.read('credentials_changed', 'k', c.load);
+    await reads.read('credentials_changed', 'k', c.load);
+    expect(c.loads).toBe(3);
   });
 
   it('misses are not remembered: unknown keys cannot fill the memory', async () => {

@@ -102,6 +102,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   // Every request's database work runs in a scope: its environment's fair share of
   // connections, and its statements cancelled when the client goes away (see @bo/db pool.ts).
   app.use((req, res, next) => {
+    const startedAt = performance.now();
     const controller = new AbortController();
     const gone = () => {
       if (!res.writableFinished) controller.abort();
@@ -113,7 +114,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     socket.once('close', gone);
     res.once('close', () => socket.off('close', gone));
     const environment = environmentFromHost(req.headers.host) ?? '';
-    runInRequestScope({ key: `environment:${environment}`, signal: controller.signal }, next);
+    runInRequestScope({ key: `environment:${environment}`, signal: controller.signal, startedAt }, next);
   });
 
   const address = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';

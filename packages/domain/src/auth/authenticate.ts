@@ -43,8 +43,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * The token and its user in one statement (Prisma's include takes two), remembered by the
  * process for at most a second and forgotten on every process the moment a token or a user
- * changes (LISTEN credentials_changed; see @bo/db remembered.ts): a deleted token, a deactivated
- * user or rights taken away count at the next request. Without a listening connection (the
+ * changes (LISTEN credentials_changed; see @bo/db remembered.ts), and used only once the listening
+ * connection has caught up with the request: a deleted token, a deactivated user or rights taken
+ * away count at the next request. Without a listening connection (the
  * embedded database, DB_LISTEN=false) the row is read on every request. (This cache was withdrawn
  * once, blamed for the hardening-pathological-filters flake; that flake was the shared
  * maintenance read held to one environment's share, fixed in tests/shared-reads.test.ts.)
