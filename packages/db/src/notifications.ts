@@ -47,7 +47,8 @@ export interface NotificationListener {
    * has reached its handlers: a query sent on the listening connection after `since` has been
    * answered, and the server sends pending notifications before it answers. One query serves
    * every caller waiting at once. False when not listening, or when no answer comes within
-   * CAUGHT_UP_TIMEOUT_MS: the caller reads the database instead.
+   * CAUGHT_UP_TIMEOUT_MS (and at once after that, until an answer comes): the caller reads the
+   * database instead.
    */
   caughtUp(since: number): Promise<boolean>;
   close(): Promise<void>;
@@ -113,10 +114,15 @@ class SharedListener {
   /** a catch-up query queued and not yet sent: whoever asks now is served by it */
   private next: Promise<boolean> | null = null;
 
+  /** a catch-up query went unanswered past the timeout and none has been answered since */
+  private lagging = false;
+
   caughtUp(since: number): Promise<boolean> {
     const client = this.client;
     if (!client || !this.listening) return Promise.resolve(false);
     if (this.answeredSentAt >= since) return Promise.resolve(true);
+    // a connection that went silent costs each request nothing while the health check drops it
+    if (this.lagging) return Promise.resolve(false);
     if (this.sent && this.sent.at >= since) return this.sent.done;
     if (this.next) return this.next;
     let answer: (caughtUp: boolean) => void = () => {};
@@ -125,6 +131,7 @@ class SharedListener {
     });
     const timer = setTimeout(() => {
       if (this.next === done) this.next = null;
+      if (this.client === client) this.lagging = true;
       answer(false);
     }, CAUGHT_UP_TIMEOUT_MS);
     timer.unref();
@@ -138,6 +145,7 @@ class SharedListener {
         // the notifications sent before this answer reached their handlers as they were read
         const current = this.client === client;
         if (current && at > this.answeredSentAt) this.answeredSentAt = at;
+        if (current) this.lagging = false;
         answer(current);
       });
     }).catch(() => answer(false));
@@ -236,6 +244,7 @@ class SharedListener {
     });
     this.client = client;
     this.answeredSentAt = Number.NEGATIVE_INFINITY;
+    this.lagging = false;
     this.sent = null;
     this.next = null;
     this.listening = true;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createNotificationListener, LISTENER_APPLICATION_NAME } from '../src/notifications.js';
+import { CAUGHT_UP_TIMEOUT_MS, createNotificationListener, LISTENER_APPLICATION_NAME } from '../src/notifications.js';
 import { poolConfig } from '../src/pool.js';
 
 const adminUrl = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -39,6 +39,42 @@ async function listenerBackends(): Promise<number[]> {
     LISTENER_APPLICATION_NAME,
   ]);
   return r.rows.map((x) => x.pid);
+}
+
+/** A TCP relay to the server that can go silent: it keeps the sockets open and holds what comes until it speaks again. */
+async function silentRelay(): Promise<{ url: string; silent(on: boolean): void; close(): Promise<void> }> {
+  const server = new URL(url);
+  let quiet = false;
+  const held: (() => void)[] = [];
+  const sockets = new Set<net.Socket>();
+  const relay = net.createServer((inbound) => {
+    const outbound = net.connect(Number(server.port || 5432), server.hostname);
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    const pass = (to: net.Socket) => (c: Buffer) => (quiet ? held.push(() => to.write(c)) : to.write(c));
+    inbound.on('data', pass(outbound));
+    outbound.on('data', pass(inbound));
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const relayed = new URL(url);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String((relay.address() as net.AddressInfo).port);
+  return {
+    url: relayed.toString(),
+    silent(on) {
+      quiet = on;
+      if (!on) for (const write of held.splice(0)) write();
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -113,6 +149,29 @@ describe('notification listener', () => {
     }
   });
 
+  it(`a listening connection gone silent makes caughtUp answer false after ${CAUGHT_UP_TIMEOUT_MS} ms, then at once until it answers again`, async () => {
+    const relay = await silentRelay();
+    const listener = createNotificationListener({ connectionString: relay.url, embedded: false, healthCheckMs: 60_000 });
+    try {
+      await waitFor(() => listener.listening, 5_000, 'listening');
+      expect(await listener.caughtUp(performance.now())).toBe(true);
+      relay.silent(true);
+      const started = performance.now();
+      expect(await listener.caughtUp(performance.now())).toBe(false);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(CAUGHT_UP_TIMEOUT_MS - 5);
+      const again = performance.now();
+      expect(await listener.caughtUp(performance.now())).toBe(false);
+      expect(performance.now() - again).toBeLessThan(50);
+      relay.silent(false);
+      // the unanswered query's answer comes through; the next caller is caught up again
+      await waitFor(async () => listener.caughtUp(performance.now()), 5_000, 'caught up again');
+    } finally {
+      await listener.close();
+      await relay.close();
+    }
+  });
+
   it('caughtUp answers false where nothing listens (the embedded database) and once the listener is closed', async () => {
     const embedded = createNotificationListener({ connectionString: url, embedded: true });
     expect(await embedded.caughtUp(performance.now())).toBe(false);
@@ -174,28 +233,9 @@ describe('notification listener', () => {
   });
 
   it('a connection that stops answering without closing is dropped by the health check, and the listener comes back', async () => {
-    // a TCP relay to the server that can go silent: it keeps the sockets open and forwards nothing
-    const server = new URL(url);
-    let silent = false;
-    const sockets = new Set<net.Socket>();
-    const relay = net.createServer((inbound) => {
-      const outbound = net.connect(Number(server.port || 5432), server.hostname);
-      for (const s of [inbound, outbound]) {
-        sockets.add(s);
-        s.on('error', () => {});
-        s.on('close', () => sockets.delete(s));
-      }
-      inbound.on('data', (c) => silent || outbound.write(c));
-      outbound.on('data', (c) => silent || inbound.write(c));
-      inbound.on('close', () => outbound.destroy());
-      outbound.on('close', () => inbound.destroy());
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    const relayed = new URL(url);
-    relayed.hostname = '127.0.0.1';
-    relayed.port = String((relay.address() as net.AddressInfo).port);
+    const relay = await silentRelay();
     const listener = createNotificationListener({
-      connectionString: relayed.toString(),
+      connectionString: relay.url,
       embedded: false,
       reconnectMinMs: 50,
       healthCheckMs: 100,
@@ -205,16 +245,15 @@ describe('notification listener', () => {
       const heard: string[] = [];
       listener.on('bo_test_f', (p) => heard.push(p));
       await waitFor(() => listener.listening, 5_000, 'listening');
-      silent = true;
+      relay.silent(true);
       await waitFor(() => !listener.listening, 5_000, 'the silent connection to be dropped');
-      silent = false;
+      relay.silent(false);
       await waitFor(() => listener.listening, 5_000, 'listening again');
       await other.query(`NOTIFY bo_test_f, 'back'`);
       await waitFor(() => heard.includes('back'), 5_000, 'the notification after the reconnection');
     } finally {
       await listener.close();
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => relay.close(resolve));
+      await relay.close();
     }
   });
 
