@@ -2,14 +2,14 @@
 // nothing changes (a token with its user's rights, the custom-field definitions of a model).
 // A remembered answer is used only while the process LISTENs on the channel its source
 // tables notify (triggers in the migrations 20261124223000_remembered_reads_notify and
-// 20261125014500_credentials_changed_notify), it is
-// forgotten at once on any notification there, and it is never older than MAX_AGE_MS. A
-// remembered answer is given only once the listening connection has caught up with the
-// request (NotificationListener.caughtUp: one query on that connection, shared by the requests
-// that wait at once): a change committed anywhere before a request came counts for that
-// request on every process, however late the notification would have come on its own. Misses are never remembered, so
-// unknown keys cannot fill the memory. On the embedded database nothing listens (one
-// connection for everyone): every read goes to the database.
+// 20261125014500_credentials_changed_notify), it is forgotten at once on any notification
+// there, and it is never older than MAX_AGE_MS. It is given only once the listening
+// connection has caught up with the request (NotificationListener.caughtUp: one query on that
+// connection, shared by the requests that wait at once): a change committed anywhere before a
+// request came counts for that request on every process, however late its notification would
+// have come on its own. Misses are never remembered, so unknown keys cannot fill the memory.
+// On the embedded database nothing listens (one connection for everyone): every read goes to
+// the database.
 import { createNotificationListener, type NotificationListener } from './notifications.js';
 import { requestStartedAt } from './pool.js';
 
