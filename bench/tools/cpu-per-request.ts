@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from '../support/backend-cpu.js';
 import { organizationBaselineSql, startBaselineServer } from '../support/baseline.js';
 import { load } from '../support/load.js';
 import { insertOrganizations, startBenchService } from '../support/service.js';
@@ -24,13 +24,8 @@ async function postgresCpuMs(): Promise<Map<number, number>> {
   const r = await bench.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
   const out = new Map<number, number>();
   for (const { pid } of r.rows) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // gone
-    }
+    const ms = processCpuMs(pid);
+    if (ms !== null) out.set(pid, ms);
   }
   return out;
 }

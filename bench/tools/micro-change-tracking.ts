@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { backendTimer } from '../support/backend-cpu.js';
 import { fastTypes } from '../../packages/db/src/timestamps.js';
 import { organization } from '../../packages/domain/src/crm/organization/organization.entity.js';
 import { insertOrganizations, startBenchService } from '../support/service.js';
@@ -26,30 +26,8 @@ const byIds = `SELECT ${select} FROM unnest($2::text[]) WITH ORDINALITY AS page(
 const N = Number(process.argv[2] ?? 1000);
 const client = new pg.Client({ connectionString: bench.url, types: fastTypes });
 await client.connect();
-const backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
-const backendMs = () => {
-  const f = readFileSync(`/proc/${backend}/stat`, 'utf8');
-  const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(x[11]) + Number(x[12])) * 10;
-};
-async function time(label: string, q: () => Promise<unknown>) {
-  for (let i = 0; i < 100; i += 1) await q();
-  const c0 = process.cpuUsage();
-  const b0 = backendMs();
-  const t0 = performance.now();
-  for (let i = 0; i < N; i += 1) await q();
-  const c = process.cpuUsage(c0);
-  console.log(
-    label.padEnd(34),
-    'node',
-    ((c.user + c.system) / 1000 / N).toFixed(3),
-    'ms  postgres',
-    ((backendMs() - b0) / N).toFixed(3),
-    'ms  wall',
-    ((performance.now() - t0) / N).toFixed(3),
-    'ms',
-  );
-}
+const timer = await backendTimer(client, N);
+const time = (label: string, q: () => Promise<unknown>) => timer(label, q, 34);
 const split = async () => {
   const r = await client.query<{ id: string }>(ids, [env.id, ts]);
   return client.query({ name: 'rows', text: byIds, values: [env.id, r.rows.map((x) => x.id)] });

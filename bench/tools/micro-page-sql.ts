@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { organization } from '../../packages/domain/src/crm/organization/organization.entity.js';
+import { backendTimer } from '../support/backend-cpu.js';
 import { organizationBaselineSql } from '../support/baseline.js';
 import { insertOrganizations, startBenchService } from '../support/service.js';
 
@@ -19,27 +19,8 @@ const baselineSql = organizationBaselineSql();
 const N = Number(process.argv[2] ?? 1000);
 const client = new pg.Client({ connectionString: bench.url });
 await client.connect();
-const backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
-const backendMs = () => {
-  const f = readFileSync(`/proc/${backend}/stat`, 'utf8');
-  const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(x[11]) + Number(x[12])) * 10;
-};
-async function time(label: string, q: (c: pg.Client) => Promise<unknown>) {
-  for (let i = 0; i < 100; i += 1) await q(client);
-  const c0 = process.cpuUsage();
-  const b0 = backendMs();
-  for (let i = 0; i < N; i += 1) await q(client);
-  const c = process.cpuUsage(c0);
-  console.log(
-    label.padEnd(30),
-    'node',
-    ((c.user + c.system) / 1000 / N).toFixed(3),
-    'ms  postgres',
-    ((backendMs() - b0) / N).toFixed(3),
-    'ms',
-  );
-}
+const timer = await backendTimer(client, N);
+const time = (label: string, q: (c: pg.Client) => Promise<unknown>) => timer(label, () => q(client));
 const raw = { getTypeParser: () => (v: string) => v };
 const pairs = organization.loader
   .selectList()
