@@ -1,6 +1,7 @@
-import { type Condition, compileList } from '@bo/db';
+import { type Condition, compileList, LITERAL_LIMIT_UP_TO } from '@bo/db';
 import { declaredEntities } from '@bo/domain';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedStatements } from './support/captured-statement.js';
 import { type Envelope, post } from './support/crm.js';
@@ -145,6 +146,62 @@ describe('one plan for every environment only where no value can change it', () 
     }
     expect(checked).toBeGreaterThan(80);
     expect(unserved).toEqual([]);
+  });
+
+  it("a first page in the entity's own order is planned once per connection (its limit written out, PostgreSQL keeps a generic plan); a deeper page keeps limit and offset as parameters", async () => {
+    const api = await a.environment('generic');
+    const [environment] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'generic'`);
+    const environmentId = environment?.id as string;
+    await a.db.query(
+      `INSERT INTO organization (id, environment_id, name, created_at, updated_at)
+       SELECT 'organization:generic' || g, $1, 'Generic ' || g, now() - g * interval '1 second', now() FROM generate_series(1, 3000) g`,
+      [environmentId],
+    );
+    await a.db.query('ANALYZE organization');
+    const compiled = (offset: number, limit: number) =>
+      compileList(organization.sqlModel, environmentId, { orderBy: organization.defaultSort, offset, limit, count: false });
+    const first = compiled(0, 100);
+    expect(first.pageSql).toMatch(/ LIMIT 100$/);
+    expect(first.pageParams).toEqual([environmentId]);
+    expect(compiled(100, 100).pageSql).toMatch(/ LIMIT \$2 OFFSET \$3$/);
+    expect(compiled(0, LITERAL_LIMIT_UP_TO + 1).pageSql).toMatch(/ LIMIT \$2 OFFSET \$3$/);
+    // the page statement as the loader sends it, prepared on one connection and run as a request would
+    const [page] = await capturedStatements(environmentId, (reader) =>
+      organization.loader.page(reader, {
+        ids: first.pageSql,
+        params: first.pageParams.slice(1),
+        orderBy: first.orderSql,
+        stablePlan: true,
+      }),
+    );
+    const client = new pg.Client({ connectionString: a.db.url });
+    await client.connect();
+    try {
+      let ids: string[] = [];
+      for (let i = 0; i < 8; i += 1) {
+        const r = await client.query<{ id: string }>({ name: 'first_page', text: page?.sql as string, values: page?.params });
+        ids = r.rows.map((row) => row.id);
+      }
+      const plans = await client.query<{ generic_plans: string }>(
+        `SELECT generic_plans FROM pg_prepared_statements WHERE name = 'first_page'`,
+      );
+      // PostgreSQL plans the first five executions for their values, then keeps the generic plan if it is no dearer
+      expect(Number(plans.rows[0]?.generic_plans)).toBeGreaterThanOrEqual(3);
+      const expected = (
+        await a.db.query<{ id: string }>(
+          'SELECT id FROM organization WHERE environment_id = $1 ORDER BY created_at, id LIMIT 200',
+          [environmentId],
+        )
+      ).map((r) => r.id);
+      expect(ids).toEqual(expected.slice(0, 100));
+      // the same pages through v2: the first page, and the next one with its offset as a parameter
+      const pageIds = async (path: string) =>
+        ((await api.v2('GET', path)).body as Envelope<{ id: string }[]>).data.map((o) => o.id);
+      expect(await pageIds('/crm/organization?limit=100')).toEqual(expected.slice(0, 100));
+      expect(await pageIds('/crm/organization?limit=100&offset=100')).toEqual(expected.slice(100, 200));
+    } finally {
+      await client.end();
+    }
   });
 
   it("an unfiltered page in the entity's own order and the token lookup are prepared; a filtered or sorted page's ids are planned for its values, its rows read by id through a prepared statement", async () => {

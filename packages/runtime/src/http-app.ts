@@ -11,6 +11,7 @@ import {
   systemClock,
 } from '@bo/domain';
 import type { Logger } from 'pino';
+import { answerJsonWithoutCopy } from './json-answer.js';
 import type { RateLimit, RateLimitDecision } from './rate-limit.js';
 
 /** What every door refuses before it authenticates: maintenance (503), guessing from one address (429). */
@@ -66,6 +67,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.disable('x-powered-by');
   // list pages are large and change constantly: hashing each body for an ETag costs more than it saves
   app.set('etag', false);
+  answerJsonWithoutCopy(app);
   app.set('trust proxy', opts.trustProxy);
   const clock = opts.clock ?? systemClock;
 
