@@ -7,16 +7,24 @@ import { insertOrganizations, startBenchService } from '../support/service.js';
  * Profiling aid (not a benchmark): CPU per request of the service process and of its
  * PostgreSQL backends, beside the organization-list baseline (pg + node:https) in the same
  * process. CPU per request stays meaningful on a shared, loaded machine, where req/s does not.
- *   npx tsx bench/tools/cpu-per-request.ts [path-and-query] [seconds]
+ *   npx tsx bench/tools/cpu-per-request.ts [path-and-query | changes] [seconds]
  */
-const pathAndQuery = process.argv[2] ?? '/api/v2/crm/organization?limit=100';
+// `changes` as the path: the change-tracking page (500 rows newer than `since`), beside the baseline
+// reading the same page; any other path is compared with the first page's baseline
+const changes = process.argv[2] === 'changes';
+const since = new Date(Date.now() - 500_500).toISOString();
+const pathAndQuery = changes
+  ? `/api/v2/crm/organization?q[updated_at][ge]=${encodeURIComponent(since.slice(0, 19).replace('T', ' '))}&sort=-updated_at&limit=100`
+  : (process.argv[2] ?? '/api/v2/crm/organization?limit=100');
 const seconds = Number(process.argv[3] ?? 6);
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
 const database = new URL(bench.url).pathname.slice(1);
-const sql = organizationBaselineSql();
-const baseline = await startBaselineServer(() => bench.pool.query(sql, [env.id]));
+const sql = changes
+  ? organizationBaselineSql(' AND o.updated_at >= $2', 'o.updated_at DESC, o.id DESC')
+  : organizationBaselineSql();
+const baseline = await startBaselineServer(() => bench.pool.query(sql, changes ? [env.id, since] : [env.id]));
 const baselinePort = baseline.port;
 
 /** utime + stime in ms of each PostgreSQL backend connected to the bench database, by pid */

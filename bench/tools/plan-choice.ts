@@ -25,7 +25,6 @@ const statement = (offset: number) => {
     organization.loader.page(reader, {
       ids: compiled.pageSql,
       params: compiled.pageParams.slice(1),
-      orderBy: compiled.orderSql,
       stablePlan: true,
     }),
   );

@@ -1,4 +1,5 @@
 import { type PrismaClient, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
+import { type IndexedOrders, indexedOrders } from './indexed-orders.js';
 import type { RememberedChannel } from './remembered.js';
 
 /**
@@ -136,6 +137,23 @@ export interface TenantSql {
    * routed elsewhere (a replica) without moving writes. Used where a round trip counts (chunks).
    */
   write<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * True when the table has an index on (environment_id, column, id) (see indexed-orders.ts):
+   * a range on the column sorted by it has one best plan whatever the values. Absent: not known.
+   */
+  indexedOrder?(table: string, column: string): Promise<boolean>;
+}
+
+const indexedOrdersByClient = new WeakMap<PrismaClient, IndexedOrders>();
+
+/** The catalog of (environment_id, column, id) indexes, one per client (read on first use). */
+function indexedOrdersOf(client: PrismaClient): IndexedOrders {
+  let orders = indexedOrdersByClient.get(client);
+  if (!orders) {
+    orders = indexedOrders(rawRead(client));
+    indexedOrdersByClient.set(client, orders);
+  }
+  return orders;
 }
 
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
@@ -150,6 +168,7 @@ export function tenantSql(client: PrismaClient, environmentId: string): TenantSq
       return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
     },
     write: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
+    indexedOrder: (table, column) => indexedOrdersOf(client).has(table, column),
   };
 }
 

@@ -96,14 +96,16 @@ export async function listEntity<E extends AnyEntity>(
     orderBy: input.orderBy.length ? input.orderBy : entity.defaultSort,
   };
   const compiled = compile(ctx, entity, query);
+  // values a caller chose (filters, a sort, a scope of its own) are planned for every time; the
+  // entity's own order, and a range read in the order of its indexed column, are read off an index
+  // whatever the values
+  const stablePlan =
+    (!where && input.orderBy.length === 0 && entity.indexedOrder) || (await rangeInIndexOrder(ctx, entity, query));
   const [rows, count] = await Promise.all([
     entity.loader.page(ctx.sql, {
       ids: compiled.pageSql,
       params: withoutEnvironment(ctx, compiled.pageParams),
-      orderBy: compiled.orderSql,
-      // values a caller chose (filters, a sort, a scope of its own) are planned for every time;
-      // the entity's own order is read off an index whatever the environment's size
-      stablePlan: !where && input.orderBy.length === 0 && entity.indexedOrder,
+      stablePlan,
     }),
     query.count
       ? ctx.sql
@@ -112,6 +114,26 @@ export async function listEntity<E extends AnyEntity>(
       : null,
   ]);
   return { items: restrictRelations(ctx, entity, rows as EntityRow<E>[]), count };
+}
+
+const RANGE_OPERATORS = new Set(['ge', 'gt', 'le', 'lt']);
+
+/**
+ * A page whose whole filter is one range on a column, sorted by that column alone, of a table
+ * with an index on (environment_id, column, id): change tracking (`updated_at >= …`, newest first).
+ * The index is walked from the range's end in sort order and stops at the page's end, however
+ * many rows the range holds, so no value can make another plan better.
+ */
+async function rangeInIndexOrder(ctx: UserContext, entity: AnyEntity, query: ListQuery): Promise<boolean> {
+  const [key, ...more] = query.orderBy;
+  let where = query.where;
+  // the wire's parsers group conditions: a group of one is that condition
+  while (where && 'and' in where && where.and.length === 1) where = where.and[0];
+  if (!key || more.length > 0 || !where || !('path' in where)) return false;
+  if (where.path !== key.path || !RANGE_OPERATORS.has(where.op)) return false;
+  const field = entity.sqlModel.fields[where.path];
+  if (!field || field.expression) return false;
+  return (await ctx.sql.indexedOrder?.(entity.table, field.column)) ?? false;
 }
 
 /** True when the row is inside the entity's scope for this caller (one indexed query). */
