@@ -40,6 +40,20 @@ async function statementsOf(api: ApiClient, path: string): Promise<LoggedStateme
   return [...log.statements];
 }
 
+/** An environment's id, with 3,000 organizations (named `${prefix} n`, one a second apart) loaded and analyzed. */
+async function withOrganizations(environment: string, prefix: string): Promise<string> {
+  const [row] = await a.db.query<{ id: string }>('SELECT id FROM environment WHERE name = $1', [environment]);
+  const environmentId = row?.id as string;
+  await a.db.query(
+    `INSERT INTO organization (id, environment_id, name, created_at, updated_at)
+     SELECT 'organization:' || lower($2) || g, $1, $2 || ' ' || g, now() - g * interval '1 second', now()
+       FROM generate_series(1, 3000) g`,
+    [environmentId, prefix],
+  );
+  await a.db.query('ANALYZE organization');
+  return environmentId;
+}
+
 beforeAll(async () => {
   a = await startTestService({ rateLimitPerMinute: 400 });
   b = await startTestService({ db: a.db, rateLimitPerMinute: 400 });
@@ -55,14 +69,7 @@ afterAll(async () => {
 
 describe('a list page in the database', () => {
   it('a list page reads its rows by primary key, never by scanning the table (the plans of 100 of 3,000 rows, in one statement or by ids)', async () => {
-    const [environment] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'reads'`);
-    const environmentId = environment?.id as string;
-    await a.db.query(
-      `INSERT INTO organization (id, environment_id, name, created_at, updated_at)
-       SELECT 'organization:plan' || g, $1, 'Plan ' || g, now() - g * interval '1 second', now() FROM generate_series(1, 3000) g`,
-      [environmentId],
-    );
-    await a.db.query('ANALYZE organization');
+    const environmentId = await withOrganizations('reads', 'Plan');
     const planOf = async (statement: { sql: string; params: unknown[] }) =>
       (await a.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.sql}`, statement.params))
         .map((r) => r['QUERY PLAN'])
@@ -148,14 +155,7 @@ describe('one plan for every environment only where no value can change it', () 
 
   it("a first page in the entity's own order, and a change-tracking page, are planned once per connection (the limit written out, the ids as an array: PostgreSQL keeps a generic plan); a deeper page keeps limit and offset as parameters", async () => {
     const api = await a.environment('generic');
-    const [environment] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'generic'`);
-    const environmentId = environment?.id as string;
-    await a.db.query(
-      `INSERT INTO organization (id, environment_id, name, created_at, updated_at)
-       SELECT 'organization:generic' || g, $1, 'Generic ' || g, now() - g * interval '1 second', now() FROM generate_series(1, 3000) g`,
-      [environmentId],
-    );
-    await a.db.query('ANALYZE organization');
+    const environmentId = await withOrganizations('generic', 'Generic');
     const compiled = (offset: number, limit: number) =>
       compileList(organization.sqlModel, environmentId, { orderBy: organization.defaultSort, offset, limit, count: false });
     const first = compiled(0, 100);

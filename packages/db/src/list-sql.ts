@@ -174,8 +174,8 @@ export interface CompiledList {
   pageParams: unknown[];
   /**
    * the page's ORDER BY expressions over the model's table aliased `t` (with the id
-   * tie-breaker, so the order is total): a loader that joins the page back to the
-   * table as `t` restores the page order with it, in the same statement
+   * tie-breaker, so the order is total): the order an index must serve for the page
+   * to be read off it (tests/read-path.test.ts checks every entity's own order)
    */
   orderSql: string;
   countSql: string;

@@ -32,6 +32,15 @@ async function waitFor<T>(fn: () => T | Promise<T>, ms = 5_000, what = 'conditio
   }
 }
 
+/** a listener on a server connection, once it listens to `channel` (its first notification, empty, came) */
+async function listeningTo(channel: string) {
+  const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+  const heard: string[] = [];
+  listener.on(channel, (p) => heard.push(p));
+  await waitFor(() => listener.listening && heard.includes(''), 5_000, 'listening');
+  return { listener, heard };
+}
+
 /** the backends of the listening connection on this file's database */
 async function listenerBackends(): Promise<number[]> {
   const r = await other.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
@@ -93,11 +102,8 @@ afterAll(async () => {
 
 describe('notification listener', () => {
   it('a NOTIFY committed in another connection reaches the handler; an uncommitted or rolled-back one does not', async () => {
-    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+    const { listener, heard } = await listeningTo('bo_test_a');
     try {
-      const heard: string[] = [];
-      listener.on('bo_test_a', (p) => heard.push(p));
-      await waitFor(() => listener.listening && heard.includes(''), 5_000, 'listening');
       heard.length = 0;
       await other.query('BEGIN');
       await other.query(`SELECT pg_notify('bo_test_a', 'one')`);
@@ -117,11 +123,8 @@ describe('notification listener', () => {
   });
 
   it('caughtUp answers true only once every notification committed before it was asked has reached its handler, one query serving callers that wait at once', async () => {
-    const listener = createNotificationListener({ pool: poolConfig(url, { embedded: false, idleTimeoutMs: 10_000 }) });
+    const { listener, heard } = await listeningTo('bo_test_c');
     try {
-      const heard: string[] = [];
-      listener.on('bo_test_c', (p) => heard.push(p));
-      await waitFor(() => listener.listening && heard.includes(''), 5_000, 'listening');
       const query = vi.spyOn(pg.Client.prototype, 'query');
       const catchUpQueries = () =>
         query.mock.calls.filter((call, k) => call[0] === 'SELECT 1' && query.mock.contexts[k] !== other).length;

@@ -43,11 +43,15 @@ function counter(value: unknown) {
   };
 }
 
+/** remembered reads on a controlled listener, and a counted load answering one token */
+function remembering() {
+  const listener = controlledListener();
+  return { listener, reads: rememberedReads(listener), c: counter({ id: 'token' }) };
+}
+
 describe('remembered reads', () => {
   it('an answer is remembered while the process listens, and read again once a notification comes', async () => {
-    const listener = controlledListener();
-    const reads = rememberedReads(listener);
-    const c = counter({ id: 'token' });
+    const { listener, reads, c } = remembering();
     await reads.read('custom_fields_changed', 'k', c.load);
     await reads.read('custom_fields_changed', 'k', c.load);
     expect(c.loads).toBe(1);
@@ -57,9 +61,7 @@ describe('remembered reads', () => {
   });
 
   it('a notification on another channel forgets nothing of this one', async () => {
-    const listener = controlledListener();
-    const reads = rememberedReads(listener);
-    const c = counter({ id: 'token' });
+    const { listener, reads, c } = remembering();
     await reads.read('custom_fields_changed', 'k', c.load);
     listener.notify('event_recorded');
     await reads.read('custom_fields_changed', 'k', c.load);
@@ -107,9 +109,7 @@ describe('remembered reads', () => {
   });
 
   it('a remembered answer is given only once the listener has caught up: a notification it hears on the way forgets it', async () => {
-    const listener = controlledListener();
-    const reads = rememberedReads(listener);
-    const c = counter({ id: 'token' });
+    const { listener, reads, c } = remembering();
     await reads.read('credentials_changed', 'k', c.load);
     // the change was committed before this request came; its notification is read while catching up
     listener.catchingUp = () => {
@@ -124,9 +124,7 @@ describe('remembered reads', () => {
   });
 
   it('a listener that cannot catch up (no answer in time) is not trusted: the database is read', async () => {
-    const listener = controlledListener();
-    const reads = rememberedReads(listener);
-    const c = counter({ id: 'token' });
+    const { listener, reads, c } = remembering();
     await reads.read('credentials_changed', 'k', c.load);
     listener.catchingUp = () => false;
     await reads.read('credentials_changed', 'k', c.load);
