@@ -1,5 +1,4 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards, PREPARED } from './pool.js';
 import { type RememberedReads, rememberedReads, rememberedReadsOn } from './remembered.js';
@@ -40,13 +39,15 @@ const rememberedByClient = new WeakMap<PrismaClient, () => RememberedReads>();
 
 export function createPrismaClient(connectionString: string, opts: ClientOptions = {}): PrismaClient {
   // one pool shared by Prisma and the raw reads: the pool size bounds the connections of both
-  const pool: pg.Pool = new GuardedPool(
+  const pool = new GuardedPool(
     { connectionString, max: opts.max ?? 10 },
     { embedded: false, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, ...opts.guards },
   );
   // an idle connection the server closes is dropped by the pool itself; without a listener the
   // event would be an uncaught exception (Prisma adds its own only once it has connected)
   pool.on('error', () => {});
+  // statements a transaction's reader sends on its connection directly are logged like the rest
+  pool.observe = opts.onQuery;
   const adapter = new PrismaPg(pool);
   const onQuery = opts.onQuery;
   let client: PrismaClient;

@@ -1,6 +1,6 @@
 export { createPrismaClient, rawRead, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, ReadOptions } from './client.js';
-export { SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
+export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
 export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql } from './tenant.js';
 export * from './list-query.js';
 export * from './list-sql.js';

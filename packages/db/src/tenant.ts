@@ -1,5 +1,7 @@
 import { type PrismaClient, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
 import { type IndexedOrders, indexedOrders } from './indexed-orders.js';
+import { type CheckoutCapture, capturingCheckouts, type GuardedPool } from './pool.js';
+import type pg from 'pg';
 import type { RememberedChannel } from './remembered.js';
 
 /**
@@ -197,9 +199,17 @@ export function tableIdent(name: string): string {
   return `"${name}"`;
 }
 
-export function transactionReader(tx: RawTransaction, environmentId: string): TenantReader {
-  const read = <T>(sql: string, params: readonly unknown[] = []) =>
-    tx.$queryRawUnsafe<T[]>(sql, environmentId, ...(params as unknown[]));
+/** The connection a transaction holds, to send its raw statements on directly (see inTransaction). */
+export interface TransactionConnection {
+  client: pg.PoolClient;
+  pool: GuardedPool;
+}
+
+export function transactionReader(tx: RawTransaction, environmentId: string, connection?: TransactionConnection): TenantReader {
+  const direct = connection ? sendOn(connection) : null;
+  const read = direct
+    ? <T>(sql: string, params: readonly unknown[] = []) => direct(sql, [environmentId, ...params]).then((r) => r.rows as T[])
+    : <T>(sql: string, params: readonly unknown[] = []) => tx.$queryRawUnsafe<T[]>(sql, environmentId, ...(params as unknown[]));
   return {
     environmentId,
     read,
@@ -222,7 +232,38 @@ export function transactionReader(tx: RawTransaction, environmentId: string): Te
       return new Set(rows.map((r) => r.id));
     },
     deleteById(table, id) {
-      return tx.$executeRawUnsafe(`DELETE FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2`, environmentId, id);
+      const sql = `DELETE FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2`;
+      if (direct) return direct(sql, [environmentId, id]).then((r) => r.rowCount ?? 0);
+      return tx.$executeRawUnsafe(sql, environmentId, id);
     },
   };
+}
+
+function sendOn({ client, pool }: TransactionConnection) {
+  return (sql: string, values: unknown[]): Promise<pg.QueryResult> => {
+    pool.observe?.(sql);
+    return client.query({ text: sql, values });
+  };
+}
+
+/**
+ * A transaction of `begin` (Prisma's interactive transaction) with its tenant reader. The
+ * reader sends its statements straight on the connection the transaction holds when that
+ * one is known for sure (the only connection a guarded pool handed out while the transaction
+ * began): the same session and transaction as Prisma's own statements, without Prisma's
+ * raw-query layer. Otherwise it goes through Prisma's raw queries, as `transactionReader` does.
+ */
+export function inTransaction<Tx extends RawTransaction, T>(
+  begin: (body: (tx: Tx) => Promise<T>) => Promise<T>,
+  environmentId: string,
+  body: (tx: Tx, reader: TenantReader) => Promise<T>,
+): Promise<T> {
+  const capture: CheckoutCapture = { open: true, taken: [] };
+  return capturingCheckouts(capture, () =>
+    begin((tx) => {
+      capture.open = false;
+      const [only, ...more] = capture.taken;
+      return body(tx, transactionReader(tx, environmentId, only && more.length === 0 ? only : undefined));
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { type CompiledList, compileList, type ListQuery, ListQueryError, type TenantReader, transactionReader } from '@bo/db';
+import { type CompiledList, compileList, inTransaction, type ListQuery, ListQueryError, type TenantReader } from '@bo/db';
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError } from '../errors.js';
 import { recordEvent } from '../events.js';
@@ -160,18 +160,17 @@ export async function getEntity<E extends AnyEntity>(ctx: UserContext, entity: E
 
 /** Runs a write in one transaction (commands use it too, and record their events with recordChange). */
 export async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Promise<T>): Promise<T> {
-  return ctx.db.$transaction(async (tx) => {
-    const w: WriteContext = {
-      ctx,
-      tx: tx as unknown as EntityTransaction,
-      sql: transactionReader(tx, ctx.principal.environmentId),
-      now: ctx.clock.now(),
-    };
-    bindTransactionReader(w.tx, w.sql);
-    // the custom-field values' check and the event's re-read need the same definitions: one read
-    readDefinitionsOnce(w.sql);
-    return body(w);
-  });
+  return inTransaction(
+    (run) => ctx.db.$transaction(run),
+    ctx.principal.environmentId,
+    (tx, sql) => {
+      const w: WriteContext = { ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now() };
+      bindTransactionReader(w.tx, w.sql);
+      // the custom-field values' check and the event's re-read need the same definitions: one read
+      readDefinitionsOnce(w.sql);
+      return body(w);
+    },
+  );
 }
 
 /** Records the change's event with the entity as stored; answers that row (a command answers it without reading it again). */

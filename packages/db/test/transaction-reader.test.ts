@@ -1,0 +1,102 @@
+// A write transaction's tenant reader (src/tenant.ts inTransaction) sends its statements on the
+// connection Prisma's interactive transaction holds, against the real local PostgreSQL server:
+// the same session and transaction as Prisma's own statements, whatever runs beside it.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient } from '../src/client.js';
+import { runInRequestScope } from '../src/pool.js';
+import { inTransaction, transactionReader } from '../src/tenant.js';
+
+const url = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const table = `bo_tx_reader_${randomBytes(4).toString('hex')}`;
+const logged: string[] = [];
+const prisma = createPrismaClient(url, { max: 3, onQuery: (sql) => logged.push(sql) });
+
+// the transaction's id and session, as Prisma's statement sees them and as the reader's does
+const WHERE = 'SELECT txid_current()::text AS tx, pg_backend_pid() AS pid';
+
+interface Where {
+  tx: string;
+  pid: number;
+  environment?: string;
+  n?: unknown;
+}
+interface Sides {
+  mine: Where | undefined;
+  its: Where | undefined;
+}
+
+async function write(environment: string, failAfterWrites = false): Promise<Sides> {
+  return inTransaction(
+    (run: (tx: Parameters<Parameters<typeof prisma.$transaction>[0]>[0]) => Promise<Sides>) => prisma.$transaction(run),
+    environment,
+    async (tx, reader) => {
+      const [mine] = await tx.$queryRawUnsafe<{ tx: string; pid: number }[]>(WHERE);
+      await tx.$executeRawUnsafe(`INSERT INTO ${table} (environment_id, note) VALUES ($1, 'prisma')`, environment);
+      const [its] = await reader.read<{ tx: string; pid: number; environment: string; n: unknown }>(
+        `${WHERE}, $1::text AS environment, 1::int8 AS n`,
+      );
+      await reader.write(`INSERT INTO ${table} (environment_id, note) VALUES ($1, 'reader')`);
+      if (failAfterWrites) throw new Error('the use case refused');
+      return { mine, its };
+    },
+  );
+}
+
+beforeAll(async () => {
+  await prisma.$executeRawUnsafe(`CREATE TABLE ${table} (environment_id text NOT NULL, note text NOT NULL)`);
+});
+afterAll(async () => {
+  await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS ${table}`);
+  await prisma.$disconnect();
+});
+
+describe('a write transaction and its tenant reader', () => {
+  it("the reader's statements run in the transaction's own session and transaction, sent by pg itself", async () => {
+    logged.length = 0;
+    const { mine, its } = await write('env-a');
+    expect(its?.tx).toBe(mine?.tx);
+    expect(its?.pid).toBe(mine?.pid);
+    // the environment is bound as $1 by the reader
+    expect(its?.environment).toBe('env-a');
+    // pg's own parsing (an int8 as text), not Prisma's raw-query layer (which answers a bigint)
+    expect(its?.n).toBe('1');
+    // still logged like every other statement of the client
+    expect(logged.some((sql) => sql.includes('1::int8 AS n'))).toBe(true);
+    const rows = await prisma.$queryRawUnsafe<{ note: string }[]>(
+      `SELECT note FROM ${table} WHERE environment_id = 'env-a' ORDER BY note`,
+    );
+    expect(rows.map((r) => r.note)).toEqual(['prisma', 'reader']);
+  });
+
+  it("a use case that throws rolls back the reader's writes with Prisma's", async () => {
+    await expect(write('env-b', true)).rejects.toThrow('the use case refused');
+    const rows = await prisma.$queryRawUnsafe<unknown[]>(`SELECT note FROM ${table} WHERE environment_id = 'env-b'`);
+    expect(rows).toEqual([]);
+  });
+
+  it('transactions at once on a small pool, inside request scopes and outside: each reader on its own transaction', async () => {
+    const scope = (key: string) => ({ key, signal: new AbortController().signal });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        i % 2 === 0 ? runInRequestScope(scope(`env-${i}`), () => write(`env-c${i}`)) : write(`env-c${i}`),
+      ),
+    );
+    for (const { mine, its } of results) {
+      expect(its?.tx).toBe(mine?.tx);
+      expect(its?.pid).toBe(mine?.pid);
+    }
+    expect(new Set(results.map((r) => r.mine?.tx)).size).toBe(12);
+  });
+
+  it('a reader made for a transaction without its connection goes through Prisma, in the same transaction', async () => {
+    const { mine, its } = await prisma.$transaction(async (tx) => {
+      const reader = transactionReader(tx, 'env-d');
+      const [m] = await tx.$queryRawUnsafe<{ tx: string }[]>(WHERE);
+      const [i] = await reader.read<{ tx: string; n: unknown }>(`${WHERE}, $1::text AS environment, 1::int8 AS n`);
+      return { mine: m, its: i };
+    });
+    expect(its?.tx).toBe(mine?.tx);
+    expect(typeof its?.n).toBe('bigint');
+  });
+});
