@@ -33,9 +33,14 @@ const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.fi
 // values' check and the re-read for the event need them both and no entity write changes them
 const remembered = new WeakMap<TenantSql, Map<string, Promise<CustomFieldRow[]>>>();
 
-/** Definitions read through this reader (a write transaction's) are read once per model. */
-export function readDefinitionsOnce(sql: TenantSql): void {
-  remembered.set(sql, new Map());
+/**
+ * Definitions read through this reader (a write transaction's) are read once per model; those
+ * `known` already (read before the transaction opened) are not read in it at all.
+ */
+export function readDefinitionsOnce(sql: TenantSql, known?: ReadonlyMap<string, CustomFieldRow[]>): void {
+  const memo = new Map<string, Promise<CustomFieldRow[]>>();
+  for (const [model, rows] of known ?? []) memo.set(model, Promise.resolve(rows));
+  remembered.set(sql, memo);
 }
 
 /** The definitions of one model through the tenant reader (list pages, and writes in a transaction). */

@@ -1,6 +1,7 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { newEntityId } from '../../shared/ids.js';
 import type { EntityTransaction, ReferenceCheck } from '../../shared/entity/index.js';
+import { transactionReaderOf } from '../../shared/entity/transaction.js';
 import type { AddressInput } from '../address.entity.js';
 import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { contactPerson } from '../contactperson/contactperson.entity.js';
@@ -134,6 +135,34 @@ export async function writeAddress(
     countryCode: address.countryCode ?? null,
     countryId: address.countryId ?? null,
   };
+  const reader = transactionReaderOf(tx);
+  if (reader) {
+    // in a write transaction: one statement on its connection (Prisma's upsert costs about 0.4 ms of Node CPU more)
+    await reader.write(
+      `INSERT INTO organization_address (environment_id, id, organization_id, kind, type, line_1, line_2, postal_code,
+                                         province, locality, country_code, country_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (organization_id, kind) DO UPDATE
+         SET type = EXCLUDED.type, line_1 = EXCLUDED.line_1, line_2 = EXCLUDED.line_2, postal_code = EXCLUDED.postal_code,
+             province = EXCLUDED.province, locality = EXCLUDED.locality, country_code = EXCLUDED.country_code,
+             country_id = EXCLUDED.country_id
+         WHERE organization_address.environment_id = $1`,
+      [
+        newEntityId('address'),
+        organizationId,
+        kind,
+        values.type,
+        values.line1,
+        values.line2,
+        values.postalCode,
+        values.province,
+        values.locality,
+        values.countryCode,
+        values.countryId,
+      ],
+    );
+    return;
+  }
   await tx.organizationAddress.upsert({
     where: { organizationId_kind: { organizationId, kind } },
     create: { id: newEntityId('address'), environmentId: SCOPED_ENVIRONMENT, organizationId, kind, ...values },

@@ -6,7 +6,8 @@ import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
 import { bindTransactionReader, type EntityTransaction } from './transaction.js';
-import { readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
+import { readDefinitions, readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
+import type { CustomFieldRow } from '../../customfields/custom-field.view.js';
 
 /** What a write use case works with: the caller, the transaction, its tenant reader and the clock's now. */
 export interface WriteContext {
@@ -158,8 +159,27 @@ export async function getEntity<E extends AnyEntity>(ctx: UserContext, entity: E
   return restrictRelations(ctx, entity, [row as EntityRow<E>])[0] as EntityRow<E>;
 }
 
+/**
+ * The custom-field definitions of the entity's own model, read before its write transaction
+ * opens: remembered by the process like every read's (no statement when they are), and the
+ * transaction then holds its one connection without reading them. Writes never change
+ * definitions; one changed meanwhile fails the write as a concurrent change would (a value
+ * for a field removed breaks its foreign key: a 4xx, nothing written).
+ */
+async function definitionsBeforeWrite(ctx: UserContext, entity: AnyEntity): Promise<Map<string, CustomFieldRow[]>> {
+  const known = new Map<string, CustomFieldRow[]>();
+  for (const [, field] of fieldsOf(entity)) {
+    if (field.kind === 'customFields') known.set(field.model, await readDefinitions(ctx.sql, field.model));
+  }
+  return known;
+}
+
 /** Runs a write in one transaction (commands use it too, and record their events with recordChange). */
-export async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Promise<T>): Promise<T> {
+export async function inWrite<T>(
+  ctx: UserContext,
+  body: (w: WriteContext) => Promise<T>,
+  definitions?: ReadonlyMap<string, CustomFieldRow[]>,
+): Promise<T> {
   return inTransaction(
     (run) => ctx.db.$transaction(run),
     ctx.principal.environmentId,
@@ -167,7 +187,7 @@ export async function inWrite<T>(ctx: UserContext, body: (w: WriteContext) => Pr
       const w: WriteContext = { ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now() };
       bindTransactionReader(w.tx, w.sql);
       // the custom-field values' check and the event's re-read need the same definitions: one read
-      readDefinitionsOnce(w.sql);
+      readDefinitionsOnce(w.sql, definitions);
       return body(w);
     },
   );
@@ -214,12 +234,17 @@ export async function createEntityRow<C>(
   create: EntityCreate<C>,
   input: C,
 ): Promise<Written> {
-  return inWrite(ctx, async (w) => {
-    await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
-    const id = await create.run(w, input);
-    const row = await recordChange(w, entity, id, 'created');
-    return { id, row };
-  });
+  const definitions = await definitionsBeforeWrite(ctx, entity);
+  return inWrite(
+    ctx,
+    async (w) => {
+      await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
+      const id = await create.run(w, input);
+      const row = await recordChange(w, entity, id, 'created');
+      return { id, row };
+    },
+    definitions,
+  );
 }
 
 export async function updateEntity<U>(
@@ -241,13 +266,18 @@ export async function updateEntityRow<U>(
   input: U,
 ): Promise<Written> {
   if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
-  return inWrite(ctx, async (w) => {
-    if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
-    await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
-    await update.run(w, id, input);
-    const row = await recordChange(w, entity, id, 'updated');
-    return { id, row };
-  });
+  const definitions = await definitionsBeforeWrite(ctx, entity);
+  return inWrite(
+    ctx,
+    async (w) => {
+      if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
+      await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
+      await update.run(w, id, input);
+      const row = await recordChange(w, entity, id, 'updated');
+      return { id, row };
+    },
+    definitions,
+  );
 }
 
 /**
