@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_PART_CHARACTERS, jsonParts } from '../packages/runtime/src/json-answer.js';
 import { send } from './support/http.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -74,5 +75,68 @@ describe('JSON answers of every door', () => {
     const health = await send(t.service.port, 'GET', '/healthz', { host: 'answers.localhost' });
     expect(health.status).toBe(200);
     expect(expectWholeJson(health)).toMatchObject({ status: 'ok' });
+  });
+
+  it('a page of more than 128 kB (written in parts of at most 32,768 characters) arrives whole: its Content-Length is its bytes, not chunked', async () => {
+    const big = await t.environment('answers-big');
+    const note = `${NAME} `.repeat(120);
+    for (let i = 0; i < 60; i += 1) {
+      expect((await big.v2('POST', '/crm/organization', { name: `${NAME} big ${i}`, note })).status).toBe(200);
+    }
+    const res = await big.v2('GET', '/crm/organization?limit=100&metadata=count');
+    expect(res.status).toBe(200);
+    expect(Buffer.byteLength(res.text, 'utf8')).toBeGreaterThan(128 * 1024);
+    const body = expectWholeJson(res) as { data: { name: string; note: string }[]; metadata: { count: number } };
+    expect(body.data).toHaveLength(60);
+    expect(body.data.every((o) => o.note === note)).toBe(true);
+    expect(body.metadata.count).toBe(60);
+  });
+});
+
+describe('jsonParts: an answer in parts is exactly JSON.stringify of it', () => {
+  const item = (i: number) => ({
+    id: `organization:${i}`,
+    name: `${NAME} "quoted" \\ ${i}`,
+    at: new Date(Date.UTC(2026, 10, 25, 8, 0, i)),
+    skipped: undefined,
+    fn: () => i,
+    nested: { list: [1, undefined, null, 'x'], deep: { n: i / 3 } },
+  });
+  const bodies: [string, unknown][] = [
+    [
+      'a v2 envelope with a long data array',
+      { data: Array.from({ length: 500 }, (_, i) => item(i)), errors: null, debug: null, metadata: { count: 500 } },
+    ],
+    ['a top-level array', Array.from({ length: 300 }, (_, i) => item(i))],
+    [
+      'an array of items JSON cannot show',
+      { data: [undefined, () => 1, Symbol('s'), ...Array.from({ length: 20 }, (_, i) => i)] },
+    ],
+    [
+      'an object with undefined and function values beside its array',
+      { before: undefined, data: Array.from({ length: 40 }, (_, i) => item(i)), f: () => 1, after: 'x' },
+    ],
+    ['an empty-looking envelope', { data: [], errors: ['no'], debug: null }],
+    ['a short array', { data: [item(1), item(2)] }],
+    ['a scalar', 'text'],
+    ['null', null],
+    ['a Date', new Date(0)],
+    ['an object with toJSON', { toJSON: () => ({ shown: true }), data: Array.from({ length: 40 }, (_, i) => i) }],
+  ];
+  for (const [label, body] of bodies) {
+    it(label, () => {
+      const parts = jsonParts(body);
+      const whole = typeof parts === 'string' || parts === undefined ? parts : parts.join('');
+      expect(whole).toBe(JSON.stringify(body));
+    });
+  }
+
+  it('a long envelope comes in parts, none over the part size but by one item; undefined stays undefined', () => {
+    const parts = jsonParts({ data: Array.from({ length: 500 }, (_, i) => item(i)), errors: null });
+    expect(Array.isArray(parts)).toBe(true);
+    const longestItem = Math.max(...Array.from({ length: 500 }, (_, i) => JSON.stringify(item(i)).length));
+    for (const part of parts as string[]) expect(part.length).toBeLessThanOrEqual(JSON_PART_CHARACTERS + longestItem + 1);
+    expect((parts as string[]).length).toBeGreaterThan(2);
+    expect(jsonParts(undefined)).toBeUndefined();
   });
 });
