@@ -192,6 +192,11 @@ export interface TenantReader extends TenantSql {
   existingIds(table: string, ids: readonly string[]): Promise<Set<string>>;
   /** deletes one row of the environment by id; answers how many went */
   deleteById(table: string, id: string): Promise<number>;
+  /**
+   * Inserts one row of the environment: `columns` by column name (undefined values are left to
+   * the column's default; environment_id is the reader's). One statement, no row answered.
+   */
+  insert(table: string, columns: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 export function tableIdent(name: string): string {
@@ -230,6 +235,17 @@ export function transactionReader(tx: RawTransaction, environmentId: string, con
         [[...new Set(ids)]],
       );
       return new Set(rows.map((r) => r.id));
+    },
+    async insert(table, columns) {
+      const names: string[] = ['environment_id'];
+      const values: unknown[] = [];
+      for (const [column, value] of Object.entries(columns)) {
+        if (value === undefined || column === 'environment_id') continue;
+        names.push(tableIdent(column));
+        values.push(value);
+      }
+      const placeholders = names.map((_, i) => `$${i + 1}`).join(', ');
+      await read(`INSERT INTO ${tableIdent(table)} (${names.join(', ')}) VALUES (${placeholders})`, values);
     },
     deleteById(table, id) {
       const sql = `DELETE FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2`;

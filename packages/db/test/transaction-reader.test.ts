@@ -44,7 +44,9 @@ async function write(environment: string, failAfterWrites = false): Promise<Side
 }
 
 beforeAll(async () => {
-  await prisma.$executeRawUnsafe(`CREATE TABLE ${table} (environment_id text NOT NULL, note text NOT NULL)`);
+  await prisma.$executeRawUnsafe(
+    `CREATE TABLE ${table} (environment_id text NOT NULL, note text NOT NULL, kind text NOT NULL DEFAULT 'plain')`,
+  );
 });
 afterAll(async () => {
   await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS ${table}`);
@@ -87,6 +89,22 @@ describe('a write transaction and its tenant reader', () => {
       expect(its?.pid).toBe(mine?.pid);
     }
     expect(new Set(results.map((r) => r.mine?.tx)).size).toBe(12);
+  });
+
+  it("insert writes one row of the reader's environment; undefined columns keep their defaults; names are checked identifiers", async () => {
+    await inTransaction(
+      (run: (tx: Parameters<Parameters<typeof prisma.$transaction>[0]>[0]) => Promise<void>) => prisma.$transaction(run),
+      'env-e',
+      async (_tx, reader) => {
+        // an environment_id among the columns is not the caller's to choose
+        await reader.insert(table, { note: 'inserted', kind: undefined, environment_id: 'env-other' });
+        await expect(reader.insert(table, { 'note"; DROP TABLE x; --': 'x' })).rejects.toThrow(/unsafe identifier/);
+      },
+    );
+    const rows = await prisma.$queryRawUnsafe<{ environment_id: string; note: string; kind: string }[]>(
+      `SELECT environment_id, note, kind FROM ${table} WHERE note = 'inserted'`,
+    );
+    expect(rows).toEqual([{ environment_id: 'env-e', note: 'inserted', kind: 'plain' }]);
   });
 
   it('a reader made for a transaction without its connection goes through Prisma, in the same transaction', async () => {

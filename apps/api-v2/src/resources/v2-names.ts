@@ -126,7 +126,7 @@ export function v2Names(exceptions: Record<string, string> = {}): V2Names {
   /** the precompiled shape of a record with these keys (null: rename key by key) */
   const shapeOf = (keys: string[]): OutputShape | null => {
     const bucketKey = `${keys.length}:${keys[0] ?? ''}`;
-    let bucket = shapes.get(bucketKey);
+    const bucket = shapes.get(bucketKey);
     if (bucket) for (const known of bucket) if (sameKeys(known.keys, keys)) return known.shape;
     const shape = outputShape(keys, toV2);
     if (shapeCount < MAX_SHAPES) {

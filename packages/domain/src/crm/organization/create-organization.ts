@@ -1,6 +1,6 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { writeCustomFields } from '../../customfields/index.js';
 import type { EntityCreate } from '../../shared/entity/index.js';
+import { columnsOf } from '../../shared/entity/columns.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { CreateOrganizationInput } from './organization.schema.js';
 import {
@@ -14,17 +14,17 @@ import {
 
 export const createOrganization: EntityCreate<CreateOrganizationInput> = {
   references: organizationReferences,
-  async run({ tx, now }, input) {
+  async run({ tx, sql, now }, input) {
     const id = newEntityId('organization');
     const settings = debtorSettings(null, input.debtor);
-    await tx.organization.create({
-      data: {
-        ...organizationColumns(input),
-        id,
-        name: input.name,
-        environmentId: SCOPED_ENVIRONMENT,
-        ...(settings ? { debtorSettings: settings as object } : {}),
-      },
+    // one INSERT on the transaction's connection (Prisma's create cost about 0.5 ms of Node CPU
+    // more); the columns left out take their defaults, updated_at is set as Prisma's @updatedAt would
+    await sql.insert('organization', {
+      ...columnsOf(organizationColumns(input)),
+      id,
+      name: input.name,
+      debtor_settings: settings ? JSON.stringify(settings) : undefined,
+      updated_at: new Date(),
     });
     await writeAddress(tx, id, 'visiting', input.visitingAddress);
     await writeAddress(tx, id, 'postal', input.postalAddress);
