@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@bo/db';
+import { type PrismaClient, rawRead } from '@bo/db';
 import { sqlParams } from '../shared/sql-params.js';
 
 /** A delivery this worker holds a lease on, with what it needs to send it. */
@@ -94,7 +94,7 @@ function toClaimed(r: ClaimedRow): ClaimedDelivery {
 export async function claimDeliveries(prisma: PrismaClient, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const { p, values } = sqlParams({ limit, leaseMs: Math.round(leaseMs) });
-  const rows = await prisma.$queryRawUnsafe<ClaimedRow[]>(
+  const rows = await rawRead(prisma)<ClaimedRow>(
     `WITH heads AS (
        SELECT DISTINCT ON (d.subscription_id) d.id, d.next_attempt_at, d.lease_until
        FROM webhook_delivery d
@@ -111,7 +111,7 @@ export async function claimDeliveries(prisma: PrismaClient, limit: number, lease
        LIMIT ${p.limit}
      ), claimed AS (${lease('due', p.leaseMs, true, `${LEASED_COLUMNS}, 0 AS ord`)})
      ${SELECT_CLAIMED}`,
-    ...values,
+    values,
   );
   return rows.map(toClaimed);
 }
@@ -136,7 +136,7 @@ export async function claimRunOfSubscription(
   max: number,
 ): Promise<ClaimedDelivery[]> {
   const { p, values } = sqlParams({ subscriptionId, leaseMs: Math.round(leaseMs), following: Math.max(0, max - 1) });
-  const rows = await prisma.$queryRawUnsafe<ClaimedRow[]>(
+  const rows = await rawRead(prisma)<ClaimedRow>(
     `WITH head AS (
        SELECT d.id FROM webhook_delivery d
        JOIN webhook_subscription s ON s.id = d.subscription_id AND s.is_active
@@ -156,7 +156,7 @@ export async function claimRunOfSubscription(
        UNION ALL SELECT ${CLAIM_COLUMNS}, ord FROM follow
      )
      ${SELECT_CLAIMED}`,
-    ...values,
+    values,
   );
   // the run is the head and the deliveries right after it; should one in between have
   // escaped the claim, the run stops before it (the rest are released by the first record)
@@ -174,8 +174,8 @@ export async function claimRunOfSubscription(
 export async function releaseDeliveries(prisma: PrismaClient, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const { p, values } = sqlParams({ ids });
-  await prisma.$executeRawUnsafe(
+  await rawRead(prisma)(
     `UPDATE webhook_delivery SET lease_until = NULL, updated_at = now() WHERE id = ANY(${p.ids}::uuid[]) AND status = 'pending'`,
-    ...values,
+    values,
   );
 }

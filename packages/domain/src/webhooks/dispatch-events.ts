@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@bo/db';
+import { type PrismaClient, rawRead } from '@bo/db';
 import { DISPATCH_BATCH } from './delivery-policy.js';
 
 /**
@@ -45,15 +45,17 @@ export interface DispatchOptions {
 export async function dispatchEvents(prisma: PrismaClient, opts: DispatchOptions = {}): Promise<DispatchResult> {
   const batchSize = opts.batchSize ?? DISPATCH_BATCH;
   if (!cursorEnsured.has(prisma)) {
-    await prisma.$executeRawUnsafe(
+    await rawRead(prisma)(
       `INSERT INTO webhook_dispatch_cursor (id, last_seq, updated_at) VALUES (1, 0, now()) ON CONFLICT (id) DO NOTHING`,
+      [],
     );
     cursorEnsured.add(prisma);
   }
   // cheap check first, so that an idle dispatcher takes no lock
   if (!opts.barrier) {
-    const [peek] = await prisma.$queryRawUnsafe<{ behind: boolean }[]>(
+    const [peek] = await rawRead(prisma)<{ behind: boolean }>(
       `SELECT coalesce((SELECT max(seq) FROM event), 0) > (SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1) AS behind`,
+      [],
     );
     if (!peek?.behind) return { moved: 0, followUp: false, gaveUp: false };
   }
@@ -74,7 +76,7 @@ export async function dispatchEvents(prisma: PrismaClient, opts: DispatchOptions
     throw err;
   }
 
-  const [moved] = await prisma.$queryRawUnsafe<{ n: number; upto: string }[]>(
+  const [moved] = await rawRead(prisma)<{ n: number; upto: string }>(
     `WITH cursor AS (
        SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED
      ), span AS (
@@ -97,16 +99,15 @@ export async function dispatchEvents(prisma: PrismaClient, opts: DispatchOptions
      UPDATE webhook_dispatch_cursor c SET last_seq = span.upto, updated_at = now()
      FROM span WHERE c.id = 1
      RETURNING (span.upto - span.from_seq)::int AS n, span.upto::text AS upto`,
-    horizon,
-    batchSize,
+    [horizon, batchSize],
   );
   const n = moved?.n ?? 0;
   if (n === 0 || !moved) return { moved: 0, followUp: false, gaveUp: false };
   if (n >= batchSize) return { moved: n, followUp: true, gaveUp: false };
   // read after the new cursor is committed: a writer that found the old one took its seq before
-  const [taken] = await prisma.$queryRawUnsafe<{ beyond: boolean }[]>(
+  const [taken] = await rawRead(prisma)<{ beyond: boolean }>(
     `SELECT (CASE WHEN is_called THEN last_value ELSE 0 END) > $1::bigint AS beyond FROM event_seq_seq`,
-    moved.upto,
+    [moved.upto],
   );
   return { moved: n, followUp: taken?.beyond === true, gaveUp: false };
 }

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@bo/db';
+import { type PrismaClient, rawRead } from '@bo/db';
 import { uuidv7 } from '../shared/ids.js';
 import { sqlParams } from '../shared/sql-params.js';
 import type { AttemptOutcome } from './attempt-delivery.js';
@@ -53,7 +53,7 @@ export async function recordAttempt(opts: RecordAttemptOptions): Promise<{ statu
     renew: run?.renew ?? false,
     leaseMs: Math.round(run?.leaseMs ?? 0),
   });
-  await opts.prisma.$executeRawUnsafe(
+  await rawRead(opts.prisma)(
     `WITH logged AS (
        INSERT INTO webhook_attempt (id, environment_id, delivery_id, attempt, status_code, error, latency_ms, started_at, created_at, updated_at)
        VALUES (${p.attemptId}::uuid, ${p.environmentId}, ${p.deliveryId}::uuid, ${p.attempt}, ${p.statusCode}, ${p.error},
@@ -73,7 +73,7 @@ export async function recordAttempt(opts: RecordAttemptOptions): Promise<{ statu
          delivered_at = CASE WHEN ${p.status} = 'succeeded' THEN now() ELSE delivered_at END,
          next_attempt_at = ${msFromNow(p.retryInMs)}, updated_at = now()
      WHERE id = ${p.deliveryId}::uuid AND status = 'pending'`,
-    ...values,
+    values,
   );
   return next;
 }
