@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards, PREPARED } from './pool.js';
 import { type RememberedReads, rememberedReads, rememberedReadsOn } from './remembered.js';
@@ -80,6 +81,14 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     const config = options?.stablePlan ? { name: PREPARED, text: sql, values } : { text: sql, values };
     return (await pool.query(config)).rows as T[];
   });
+  rawScripts.set(client, async <T>(statements: string[]) => {
+    const text = statements.join(';\n');
+    onQuery?.(text);
+    // no values: sent as a simple query, the statements together as one implicit transaction
+    const result = (await pool.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+    const last = Array.isArray(result) ? result[result.length - 1] : result;
+    return (last?.rows ?? []) as T[];
+  });
   return client;
 }
 
@@ -88,6 +97,27 @@ export function rememberedReadsOf(client: PrismaClient): RememberedReads {
   return rememberedByClient.get(client)?.() ?? NOTHING_REMEMBERED;
 }
 const NOTHING_REMEMBERED = rememberedReads(null);
+
+/**
+ * Runs parameterless statements, separated by semicolons, in one round trip as one implicit
+ * transaction (PostgreSQL's simple query: an error rolls all of them back and leaves the session
+ * idle); answers the rows of the last. For a short locking step (`SET LOCAL …; LOCK …; SELECT …`)
+ * that Prisma's interactive transaction would send as five statements.
+ */
+export type RawScript = <T>(statements: string[]) => Promise<T[]>;
+const rawScripts = new WeakMap<PrismaClient, RawScript>();
+
+export function rawScript(client: PrismaClient): RawScript {
+  return (
+    rawScripts.get(client) ??
+    (<T>(statements: string[]) =>
+      client.$transaction(async (tx) => {
+        let rows: T[] = [];
+        for (const statement of statements) rows = await tx.$queryRawUnsafe<T[]>(statement);
+        return rows;
+      }))
+  );
+}
 
 /** The raw read of a client made here; Prisma's own raw query for any other client. */
 export function rawRead(client: PrismaClient): RawRead {

@@ -1,5 +1,5 @@
-export { createPrismaClient, rawRead, rememberedReadsOf } from './client.js';
-export type { PrismaClient, RawRead, ReadOptions } from './client.js';
+export { createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
+export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
 export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
 export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql } from './tenant.js';
 export * from './list-query.js';

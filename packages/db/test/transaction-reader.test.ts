@@ -3,7 +3,7 @@
 // the same session and transaction as Prisma's own statements, whatever runs beside it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient } from '../src/client.js';
+import { createPrismaClient, rawScript } from '../src/client.js';
 import { runInRequestScope } from '../src/pool.js';
 import { inTransaction, transactionReader } from '../src/tenant.js';
 
@@ -116,5 +116,26 @@ describe('a write transaction and its tenant reader', () => {
     });
     expect(its?.tx).toBe(mine?.tx);
     expect(typeof its?.n).toBe('bigint');
+  });
+
+  it('rawScript: statements in one round trip as one transaction; an error rolls them all back and the connection goes on', async () => {
+    logged.length = 0;
+    const rows = await rawScript(prisma)<{ lt: string; held: string }>([
+      `SET LOCAL lock_timeout = '50ms'`,
+      `LOCK TABLE ${table} IN SHARE MODE`,
+      `SELECT current_setting('lock_timeout') AS lt,
+              (SELECT count(*)::text FROM pg_locks WHERE relation = '${table}'::regclass AND mode = 'ShareLock' AND pid = pg_backend_pid()) AS held`,
+    ]);
+    expect(rows).toEqual([{ lt: '50ms', held: '1' }]);
+    expect(logged.filter((sql) => sql.includes('LOCK TABLE'))).toHaveLength(1);
+    await expect(
+      rawScript(prisma)([`INSERT INTO ${table} (environment_id, note) VALUES ('env-f', 'rolled back')`, 'SELECT 1/0']),
+    ).rejects.toThrow(/division by zero/);
+    expect(await prisma.$queryRawUnsafe(`SELECT 1 FROM ${table} WHERE environment_id = 'env-f'`)).toEqual([]);
+    // every connection of the pool is idle again: the setting did not outlive its transaction
+    const after = await Promise.all(
+      [1, 2, 3].map(() => rawScript(prisma)<{ lt: string }>([`SELECT current_setting('lock_timeout') AS lt, pg_sleep(0.01)`])),
+    );
+    for (const [r] of after) expect(r?.lt).toBe('0');
   });
 });

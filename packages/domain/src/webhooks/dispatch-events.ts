@@ -1,4 +1,4 @@
-import { type PrismaClient, rawRead } from '@bo/db';
+import { type PrismaClient, rawRead, rawScript } from '@bo/db';
 import { DISPATCH_BATCH } from './delivery-policy.js';
 
 /**
@@ -62,13 +62,14 @@ export async function dispatchEvents(prisma: PrismaClient, opts: DispatchOptions
 
   let horizon: string;
   try {
-    horizon = await prisma.$transaction(async (tx) => {
-      // a long transaction must not hold writers back behind this lock: give up and try again later
-      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '50ms'`);
-      await tx.$executeRawUnsafe('LOCK TABLE event IN SHARE MODE');
-      const [r] = await tx.$queryRawUnsafe<{ max: string }[]>(`SELECT coalesce(max(seq), 0)::text AS max FROM event`);
-      return r?.max ?? '0';
-    });
+    // one round trip, one transaction; a long transaction must not hold writers back behind
+    // this lock: give up and try again later
+    const [r] = await rawScript(prisma)<{ max: string }>([
+      `SET LOCAL lock_timeout = '50ms'`,
+      'LOCK TABLE event IN SHARE MODE',
+      'SELECT coalesce(max(seq), 0)::text AS max FROM event',
+    ]);
+    horizon = r?.max ?? '0';
   } catch (err) {
     if (String((err as { message?: string })?.message ?? err).includes('lock timeout')) {
       return { moved: 0, followUp: false, gaveUp: true };
