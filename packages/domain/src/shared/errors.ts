@@ -144,6 +144,10 @@ function fromDatabase(err: unknown): DomainError | null {
   if (state.code === '53300') {
     return new UnavailableError('too many requests of this environment are running; retry shortly');
   }
+  // a required column left empty or a value a check constraint refuses: the schemas check a write's
+  // values first (writes that skip Prisma's own checks rely on them); this is the net, never a 500
+  if (state.code === '23502') return new BadRequestError('a required value is missing');
+  if (state.code === '23514') return new BadRequestError('a value is not allowed here');
   if (state.code === '23505') return new ConflictError('a record with the same unique value exists already');
   if (state.code === '23503')
     return new BusinessRuleError('the request refers to a record that does not exist or is still in use');
