@@ -29,7 +29,10 @@ export interface ReadOptions {
   stablePlan?: boolean;
 }
 
-/** Runs one read statement on a client's pool; values come back as `pg` parses them. */
+/**
+ * Runs one statement on a client's pool, outside any transaction: a read, or a write that is its own
+ * transaction (the webhook worker's claims and records); values come back as `pg` parses them.
+ */
 export type RawRead = <T>(sql: string, params: readonly unknown[], options?: ReadOptions) => Promise<T[]>;
 
 // The pool behind each client, so that hot reads can skip Prisma's raw-query layer
