@@ -38,6 +38,8 @@ export type RawRead = <T>(sql: string, params: readonly unknown[], options?: Rea
 // The pool behind each client, so that hot reads can skip Prisma's raw-query layer
 // (about twice the Node CPU of the same statement through pg, measured on a page of 100 rows).
 const rawReads = new WeakMap<PrismaClient, RawRead>();
+// The guarded pool behind each client, for write transactions that need no Prisma (see tenant.ts).
+const pools = new WeakMap<PrismaClient, GuardedPool>();
 // Remembered reads per client, made on first use (they open the process's listening connection).
 const rememberedByClient = new WeakMap<PrismaClient, () => RememberedReads>();
 
@@ -77,6 +79,7 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     remembered ??= rememberedReadsOn({ connectionString, embedded: opts.guards?.embedded ?? false, listen: opts.listen ?? true });
     return remembered;
   });
+  pools.set(client, pool);
   rawReads.set(client, async <T>(sql: string, params: readonly unknown[], options?: ReadOptions) => {
     onQuery?.(sql);
     const values = params as unknown[];
@@ -93,6 +96,11 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     return (last?.rows ?? []) as T[];
   });
   return client;
+}
+
+/** The guarded pool of a client made here; none for any other client. */
+export function poolOf(client: PrismaClient): GuardedPool | undefined {
+  return pools.get(client);
 }
 
 /** The remembered reads of a client made here (see remembered.ts); none for any other client. */

@@ -1,7 +1,7 @@
 export { createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
 export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
-export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql } from './tenant.js';
+export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql, WriteTransactionOptions } from './tenant.js';
 export * from './list-query.js';
 export * from './list-sql.js';
 export { Prisma } from './generated/prisma/client.js';

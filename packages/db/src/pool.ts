@@ -146,6 +146,11 @@ class PreparingClient extends pg.Client {
       this.prepared.set(name, true);
       const named = { ...config, name };
       if (evicted === undefined) return super.query(named, values, callback);
+      // pipelined, every statement must be written in the order asked: the DEALLOCATE and then the query at once
+      if ((this as unknown as { pipeline?: boolean }).pipeline) {
+        super.query(`DEALLOCATE "${evicted}"`, () => {});
+        return super.query(named, values, callback);
+      }
       // the evicted statement is deallocated first and the query sent once that is done: one
       // query at a time on the connection (pg 9 refuses a query sent while another runs)
       const deallocate = `DEALLOCATE "${evicted}"`;
@@ -271,6 +276,11 @@ export class GuardedPool extends pg.Pool {
   private readonly checkedOut = new WeakMap<RequestScope, Set<pg.PoolClient>>();
   /** told the SQL of every statement sent on a captured connection (the client's onQuery) */
   observe: ((sql: string) => void) | undefined;
+
+  /** the pool is the embedded database's */
+  get embedded(): boolean {
+    return this.guards.embedded;
+  }
 
   constructor(config: pg.PoolConfig, guards: PoolGuards) {
     const timeout = guards.statementTimeoutMs ?? 0;

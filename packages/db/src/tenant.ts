@@ -1,7 +1,7 @@
-import { type PrismaClient, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
+import { type PrismaClient, poolOf, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
 import { type IndexedOrders, indexedOrders } from './indexed-orders.js';
-import { type CheckoutCapture, capturingCheckouts, type GuardedPool } from './pool.js';
-import type pg from 'pg';
+import { type CheckoutCapture, capturingCheckouts, type GuardedPool, sqlError } from './pool.js';
+import { StatementChannel, type TransactionConnection } from './statement-channel.js';
 import type { RememberedChannel } from './remembered.js';
 
 /**
@@ -138,12 +138,20 @@ export interface TenantSql {
    * in its own transaction (in the transaction reader: in that transaction); the same binding as `read`. Kept apart from `read` so reads can be
    * routed elsewhere (a replica) without moving writes. Used where a round trip counts (chunks).
    */
-  write<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  write<T>(sql: string, params?: readonly unknown[], options?: ReadOptions): Promise<T[]>;
   /**
    * True when the table has an index on (environment_id, column, id) (see indexed-orders.ts):
    * a range on the column sorted by it has one best plan whatever the values. Absent: not known.
    */
   indexedOrder?(table: string, column: string): Promise<boolean>;
+  /**
+   * Runs `write` in one transaction of its own on a connection of the client's pool (its guards,
+   * its request scope), the tenant reader on that connection: BEGIN, the reader's statements,
+   * COMMIT, or ROLLBACK when `write` throws. No Prisma: for a write that goes only through the
+   * reader, Prisma's interactive transaction was about 0.5 ms of Node CPU a create. Absent where
+   * the client's pool is not known (or inside a transaction): use Prisma's transaction then.
+   */
+  transaction?<T>(write: (reader: TenantReader) => Promise<T>, options?: WriteTransactionOptions): Promise<T>;
 }
 
 const indexedOrdersByClient = new WeakMap<PrismaClient, IndexedOrders>();
@@ -160,6 +168,7 @@ function indexedOrdersOf(client: PrismaClient): IndexedOrders {
 
 export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
   const read = rawRead(client);
+  const pool = poolOf(client);
   const remembered = rememberedReadsOf(client);
   return {
     environmentId,
@@ -169,9 +178,72 @@ export function tenantSql(client: PrismaClient, environmentId: string): TenantSq
       const values = [environmentId, ...params];
       return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
     },
-    write: <T>(sql: string, params: readonly unknown[] = []) => read<T>(sql, [environmentId, ...params]),
+    write: <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
+      read<T>(sql, [environmentId, ...params], options),
     indexedOrder: (table, column) => indexedOrdersOf(client).has(table, column),
+    ...(pool
+      ? {
+          transaction: <T>(write: (reader: TenantReader) => Promise<T>, options?: WriteTransactionOptions) =>
+            sqlTransaction(pool, environmentId, write, options?.timeoutMs ?? WRITE_TRANSACTION_TIMEOUT_MS),
+        }
+      : {}),
   };
+}
+
+/** what Prisma's interactive transaction allows by default: a write longer than this is rolled back */
+export const WRITE_TRANSACTION_TIMEOUT_MS = 5_000;
+
+export interface WriteTransactionOptions {
+  /** past this (ms) the write is rolled back and fails as a statement timeout (57014) */
+  timeoutMs?: number;
+}
+
+/** Refuses to send a statement once a transaction's time is up. */
+const NO_RAW_TRANSACTION: RawTransaction = {
+  $queryRawUnsafe: () => Promise.reject(new Error('no Prisma transaction here')),
+  $executeRawUnsafe: () => Promise.reject(new Error('no Prisma transaction here')),
+};
+
+async function sqlTransaction<T>(
+  pool: GuardedPool,
+  environmentId: string,
+  write: (reader: TenantReader) => Promise<T>,
+  timeoutMs: number,
+): Promise<T> {
+  const client = await pool.connect();
+  // pg's pipeline mode, for this transaction only (the embedded database takes one statement at a time)
+  const pipelined = !pool.embedded;
+  const settable = client as unknown as { pipeline: boolean };
+  // as Prisma's transaction would: past its time the write is rolled back, whatever it still sends
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+  }, timeoutMs);
+  timer.unref();
+  const channel = new StatementChannel({ client, pool, isOpen: () => !expired, pipelined });
+  let broken: unknown;
+  settable.pipeline = pipelined;
+  try {
+    await channel.queue('BEGIN');
+    const result = await write(transactionReader(NO_RAW_TRANSACTION, environmentId, channel));
+    const committed = await channel.send('COMMIT');
+    // COMMIT of an aborted transaction answers ROLLBACK, without an error
+    if (committed.command !== 'COMMIT') throw channel.queuedFailure ?? sqlError('40001', 'the transaction was rolled back');
+    return result;
+  } catch (err) {
+    channel.flush();
+    pool.observe?.('ROLLBACK');
+    // answered after everything sent before it: nothing of the transaction is in flight after it
+    await client.query('ROLLBACK').catch((e: unknown) => {
+      broken = e;
+    });
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    settable.pipeline = false;
+    // a connection whose ROLLBACK failed is in no known state: the pool closes it
+    client.release(broken instanceof Error ? broken : undefined);
+  }
 }
 
 /** What a transaction offers for raw SQL; only the tenant reader below calls it. */
@@ -197,6 +269,12 @@ export interface TenantReader extends TenantSql {
    * the column's default; environment_id is the reader's). One statement, no row answered.
    */
   insert(table: string, columns: Readonly<Record<string, unknown>>): Promise<void>;
+  /**
+   * A write whose answer nobody needs (no rows, no count). In a transaction of our own (see
+   * `TenantSql.transaction`) it is sent at once and not waited for: it fails, if it does, the
+   * next statement waited for, or the commit. Elsewhere it runs and is waited for as any.
+   */
+  queue(sql: string, params?: readonly unknown[], options?: ReadOptions): Promise<void>;
 }
 
 export function tableIdent(name: string): string {
@@ -204,20 +282,26 @@ export function tableIdent(name: string): string {
   return `"${name}"`;
 }
 
-/** The connection a transaction holds, to send its raw statements on directly (see inTransaction). */
-export interface TransactionConnection {
-  client: pg.PoolClient;
-  pool: GuardedPool;
-}
-
-export function transactionReader(tx: RawTransaction, environmentId: string, connection?: TransactionConnection): TenantReader {
-  const direct = connection ? sendOn(connection) : null;
+export function transactionReader(
+  tx: RawTransaction,
+  environmentId: string,
+  connection?: TransactionConnection | StatementChannel,
+): TenantReader {
+  const direct = connection instanceof StatementChannel ? connection : connection ? new StatementChannel(connection) : null;
   const read = direct
-    ? <T>(sql: string, params: readonly unknown[] = []) => direct(sql, [environmentId, ...params]).then((r) => r.rows as T[])
+    ? <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
+        direct.send(sql, [environmentId, ...params], options).then((r) => r.rows as T[])
     : <T>(sql: string, params: readonly unknown[] = []) => tx.$queryRawUnsafe<T[]>(sql, environmentId, ...(params as unknown[]));
+  const queue = direct
+    ? (sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
+        direct.queue(sql, [environmentId, ...params], options)
+    : async (sql: string, params: readonly unknown[] = []) => {
+        await tx.$executeRawUnsafe(sql, environmentId, ...(params as unknown[]));
+      };
   return {
     environmentId,
     read,
+    queue,
     // a transaction sees its own writes: nothing remembered there
     readRemembered: (_channel, sql, params) => read(sql, params),
     write: read,
@@ -245,20 +329,16 @@ export function transactionReader(tx: RawTransaction, environmentId: string, con
         values.push(value);
       }
       const placeholders = names.map((_, i) => `$${i + 1}`).join(', ');
-      await read(`INSERT INTO ${tableIdent(table)} (${names.join(', ')}) VALUES (${placeholders})`, values);
+      // an INSERT's plan cannot depend on its values: prepared per connection, parsed once
+      await queue(`INSERT INTO ${tableIdent(table)} (${names.join(', ')}) VALUES (${placeholders})`, values, {
+        stablePlan: true,
+      });
     },
     deleteById(table, id) {
       const sql = `DELETE FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = $2`;
-      if (direct) return direct(sql, [environmentId, id]).then((r) => r.rowCount ?? 0);
+      if (direct) return direct.send(sql, [environmentId, id]).then((r) => r.rowCount ?? 0);
       return tx.$executeRawUnsafe(sql, environmentId, id);
     },
-  };
-}
-
-function sendOn({ client, pool }: TransactionConnection) {
-  return (sql: string, values: unknown[]): Promise<pg.QueryResult> => {
-    pool.observe?.(sql);
-    return client.query({ text: sql, values });
   };
 }
 
