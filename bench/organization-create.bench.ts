@@ -1,11 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import pg from 'pg';
-import { loadTls } from '@bo/runtime';
+import { CREATE_BODY, startCreateBaseline } from './support/baseline.js';
 import { load, row } from './support/load.js';
 import { call } from './support/setup.js';
 import { startBenchService } from './support/service.js';
@@ -13,27 +8,12 @@ import { record } from './support/summary.js';
 
 /**
  * POST /api/v2/crm/organization at 10 concurrent connections (issue 15, "v2 create
- * throughput"), beside a baseline in the same process: a node:https server that parses
- * the JSON body and, in one transaction through plain pg, inserts the organization and
- * its outbox event (the same `event` table and columns the service's event recorder
- * writes), then answers the created row as JSON. BENCH_DURATION (default 8) sets the
+ * throughput"), beside a baseline in the same process (`startCreateBaseline`: a node:https
+ * server inserting the organization and its outbox event in one transaction through plain
+ * pg). BENCH_DURATION (default 8) sets the
  * seconds per measurement.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
-
-/** the body both sides get; `[<id>]` is made unique per request by the load generator */
-const BODY = {
-  name: 'Bench [<id>] BV',
-  relation_number: 'R-[<id>]',
-  email: 'info-[<id>]@example.com',
-  visiting_address: { line_1: 'Main 1', postal_code: '3511 AA', locality: 'Utrecht', country_code: 'NL' },
-  custom_fields: [{ name: 'tier', value: 'gold' }],
-};
-
-const BASELINE_INSERT = `INSERT INTO organization (id, environment_id, name, email, relation_number, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, now(), now()) RETURNING *`;
-const BASELINE_EVENT = `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
-  VALUES ($1, $2, 'organization.created', 'organization', $3, $4, now())`;
 
 const load1 = () =>
   loadavg()
@@ -50,44 +30,13 @@ export default async function run(): Promise<void> {
     type: 'text',
   });
   if (field.status !== 200) throw new Error(`could not define the custom field: ${JSON.stringify(field.body)}`);
-  const tls = await loadTls({ dataDir: mkdtempSync(path.join(tmpdir(), 'bo-bench-tls-')) });
-
   // as many connections as the service's own pool
   const pool = new pg.Pool({ connectionString: bench.url, max: 10 });
   // an idle client the server drops (the database is dropped at the end) must not end the run
   pool.on('error', () => {});
-  const baseline = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const fail = () => {
-        res.statusCode = 500;
-        res.end();
-      };
-      void (async () => {
-        const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as typeof BODY;
-        const id = `organization:${randomBytes(16).toString('hex')}`;
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          const created = await client.query(BASELINE_INSERT, [id, env.id, body.name, body.email, body.relation_number]);
-          const data = created.rows[0] as Record<string, unknown>;
-          await client.query(BASELINE_EVENT, [randomUUID(), env.id, id, JSON.stringify(data)]);
-          await client.query('COMMIT');
-          res.setHeader('content-type', 'application/json');
-          res.end(JSON.stringify({ data, errors: null, debug: null }));
-        } catch {
-          await client.query('ROLLBACK').catch(() => {});
-          fail();
-        } finally {
-          client.release();
-        }
-      })().catch(fail);
-    });
-  });
-  await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
-  const baselinePort = (baseline.address() as AddressInfo).port;
-  const body = JSON.stringify(BODY);
+  const baseline = await startCreateBaseline(pool, env.id);
+  const baselinePort = baseline.port;
+  const body = JSON.stringify(CREATE_BODY);
   const drive = (url: string, seconds: number) => load({ url, headers, method: 'POST', body, idReplacement: true, seconds });
   const baseUrl = `https://127.0.0.1:${baselinePort}/`;
   const apiUrl = `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization`;

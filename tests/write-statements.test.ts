@@ -41,6 +41,12 @@ function transactionWith(statements: LoggedStatement[], marker: RegExp): string[
   return (matching[0] as LoggedStatement[]).map((s) => s.sql.replace(/\s+/g, ' ').trim());
 }
 
+/** How many times the connection of the one transaction with `marker` waited for the server in it. */
+function roundTripsOf(statements: LoggedStatement[], marker: RegExp): number {
+  const [tx] = transactionsOf(statements).filter((t) => t.some((s) => marker.test(s.sql)));
+  return new Set((tx ?? []).map((s) => s.roundTrip)).size;
+}
+
 const referenceId = async (table: string) => {
   const rows = await t.db.query<{ id: string }>(
     `SELECT r.id FROM ${table} r JOIN environment e ON e.id = r.environment_id WHERE e.name = 'counted' ORDER BY r.id LIMIT 1`,
@@ -71,6 +77,8 @@ describe('statements of a write', () => {
     const tx = transactionWith(statements, /INSERT INTO ("public"\.)?"organization" /);
     // BEGIN, the row, its address, the value, the row re-read for the event, the event, COMMIT
     expect(tx.length, tx.join('\n')).toBeLessThanOrEqual(7);
+    // and two round trips: the writes go with the re-read, the event with the COMMIT (pipelined)
+    expect(roundTripsOf(statements, /INSERT INTO ("public"\.)?"organization" /)).toBe(2);
     expect(tx.filter((s) => /^INSERT INTO "?event"? /i.test(s.replace(/"public"\./, '')))).toHaveLength(1);
     // the definitions are the process's remembered ones, read (if at all) before the transaction opened
     expect(tx.filter((s) => /FROM custom_field f/.test(s))).toHaveLength(0);
@@ -91,6 +99,31 @@ describe('statements of a write', () => {
       visitingAddress: { line1: 'Main 1', locality: 'Utrecht' },
       customFields: [expect.objectContaining({ name: 'tier', value: 'gold' })],
     });
+  });
+
+  it("a create that links contacts (written through Prisma) runs in Prisma's transaction, contacts and event inside it", async () => {
+    const person = await api.v2('POST', '/crm/person', { first_name: 'Linked', family_name: 'Contact' });
+    expect(person.status, person.text).toBe(200);
+    const personId = (person.body as Envelope).data.id;
+    const { answer, statements } = await statementsOf(() =>
+      api.v2('POST', '/crm/organization', {
+        ...BODY(8),
+        interests: [],
+        linked_persons_contacts: [{ person_id: personId, work_function: 'Buyer' }],
+      }),
+    );
+    expect(answer.status, answer.text).toBe(200);
+    const tx = transactionWith(statements, /INSERT INTO ("public"\.)?"organization" /);
+    expect(
+      tx.some((s) => /contact_person/.test(s)),
+      tx.join('\n'),
+    ).toBe(true);
+    expect(tx.filter((s) => /^INSERT INTO "?event"? /i.test(s.replace(/"public"\./, '')))).toHaveLength(1);
+    const id = (answer.body as Envelope).data.id;
+    const got = await api.v2('GET', `/crm/organization/${id}`);
+    expect((got.body as Envelope).data.linked_persons_contacts).toEqual([
+      expect.objectContaining({ person_id: personId, work_function: 'Buyer' }),
+    ]);
   });
 
   it('the references of a write are checked in one statement, whatever the number of tables', async () => {

@@ -4,6 +4,7 @@ import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 import { createPrismaClient, scopeToEnvironment } from '@bo/db';
 import { createCaller, systemClock } from '@bo/domain';
+import { processCpuMs } from '../support/backend-cpu.js';
 import { startBenchService } from '../support/service.js';
 import { call } from '../support/setup.js';
 
@@ -28,6 +29,12 @@ const INSERT = `INSERT INTO organization (id, environment_id, name, email, relat
 const EVENT = `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
   VALUES ($1::uuid, $2, 'organization.created', 'organization', $3, $4::jsonb, now())`;
 const newId = () => `organization:${randomBytes(16).toString('hex')}`;
+const database = new URL(bench.url).pathname.slice(1);
+/** CPU ms of every PostgreSQL backend of the bench database so far */
+async function backendsMs(): Promise<number> {
+  const r = await bench.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  return r.rows.reduce((sum, { pid }) => sum + (processCpuMs(pid) ?? 0), 0);
+}
 async function time(label: string, f: (i: number) => Promise<unknown>, profileTo?: string) {
   for (let i = 0; i < 20; i += 1) await f(i);
   const session = profileTo ? new Session() : null;
@@ -37,14 +44,16 @@ async function time(label: string, f: (i: number) => Promise<unknown>, profileTo
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
   }
+  const b0 = await backendsMs();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i += 1) await f(i);
+  const pgMs = ((await backendsMs()) - b0) / N;
   const ms = (performance.now() - t0) / N;
   const cpu = process.cpuUsage(c0);
   if (session && profileTo) writeFileSync(profileTo, JSON.stringify((await session.post('Profiler.stop')).profile));
   console.log(
-    `${label.padEnd(52)} wall ${ms.toFixed(2)} ms  node cpu ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms per create`,
+    `${label.padEnd(52)} wall ${ms.toFixed(2)} ms  node cpu ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms  postgres ${pgMs.toFixed(2)} ms per create`,
   );
 }
 await time('pg: BEGIN, INSERT, event, COMMIT', async (i) => {

@@ -8,6 +8,11 @@ export interface LoggedStatement {
   sql: string;
   /** the name of the prepared statement it ran ('' for an unnamed one or a simple query) */
   prepared: string;
+  /**
+   * which of the connection's round trips it went in: statements with the same number were sent
+   * one behind the other without the server answering anything in between (pipelined)
+   */
+  roundTrip: number;
 }
 
 export interface StatementLog {
@@ -97,15 +102,25 @@ export async function startStatementLog(databaseUrl: string): Promise<StatementL
   const server: Server = createServer((client) => {
     connections += 1;
     const connection = connections;
-    const reader = new FrontendReader((sql, prepared) => statements.push({ connection, sql, prepared }));
+    // a new round trip begins with the first client bytes after the server has answered something
+    let roundTrip = 0;
+    let answered = true;
+    const reader = new FrontendReader((sql, prepared) => statements.push({ connection, sql, prepared, roundTrip }));
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client);
     sockets.add(upstream);
     client.on('data', (chunk: Buffer) => {
+      if (answered) {
+        roundTrip += 1;
+        answered = false;
+      }
       reader.push(chunk);
       upstream.write(chunk);
     });
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      answered = true;
+      client.write(chunk);
+    });
     const end = () => {
       client.destroy();
       upstream.destroy();

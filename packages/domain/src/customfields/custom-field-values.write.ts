@@ -93,14 +93,14 @@ export async function writeCustomFields(
   const emptied = [...values].filter(([, v]) => v === null).map(([customFieldId]) => customFieldId);
   if (reader) {
     // one statement: the emptied values go, the others are set (the two sets never overlap)
-    await reader.read(
+    await reader.queue(
       `WITH emptied AS (
          DELETE FROM custom_field_value WHERE environment_id = $1 AND entity_id = $2 AND custom_field_id = ANY($3::text[]))
        INSERT INTO custom_field_value (environment_id, custom_field_id, entity_id, value)
        SELECT $1, v.custom_field_id, $2, v.value FROM unnest($4::text[], $5::text[]) AS v(custom_field_id, value)
-       ON CONFLICT (custom_field_id, entity_id) DO UPDATE SET value = EXCLUDED.value
-       RETURNING custom_field_id`,
+       ON CONFLICT (custom_field_id, entity_id) DO UPDATE SET value = EXCLUDED.value`,
       [entityId, emptied, rows.map(([id]) => id), rows.map(([, value]) => value)],
+      { stablePlan: true },
     );
     return;
   }

@@ -23,10 +23,12 @@ export async function recordEvent(
   const reader = transactionReaderOf(tx);
   if (reader) {
     // in a write transaction: one plain INSERT (Prisma's create maps every column back, for nothing)
-    await reader.read(
+    // queued: in a transaction of our own it goes with the COMMIT
+    await reader.queue(
       `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
-       VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp()) RETURNING id`,
+       VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp())`,
       [id, type, e.entityType, e.entityId, JSON.stringify(e.data)],
+      { stablePlan: true },
     );
     return id;
   }

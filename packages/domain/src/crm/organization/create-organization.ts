@@ -14,6 +14,9 @@ import {
 
 export const createOrganization: EntityCreate<CreateOrganizationInput> = {
   references: organizationReferences,
+  // the row, its addresses, interests, custom fields and event go through the transaction's reader;
+  // linking contacts (shared with the contact person's writes) still takes Prisma's transaction
+  sqlOnly: (input) => !input.contacts?.length,
   async run({ tx, sql, now }, input) {
     const id = newEntityId('organization');
     const settings = debtorSettings(null, input.debtor);

@@ -192,6 +192,7 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
 
   const table = ident(entity.table);
   let ordered: string | null = null;
+  let single: string | null = null;
   const rowsInOrder = () =>
     (ordered ??= `SELECT ${build().select}
        FROM unnest($2::text[]) WITH ORDINALITY AS page(id, n)
@@ -201,8 +202,15 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     selectList: () => build().select,
     byIds(reader, ids) {
       if (ids.length === 0) return Promise.resolve([]);
+      // rows by primary key: one plan serves every environment and every set of ids. One id (a
+      // write's read-back, a GET) is compared as a scalar: against `= ANY($2)` the generic plan
+      // guesses several rows where a custom plan sees one, so PostgreSQL never kept the generic plan
+      // and planned the select list's sub-queries at every bind (0.65 ms, most of a create's read-back)
+      if (ids.length === 1) {
+        single ??= `SELECT ${build().select} FROM ${table} t WHERE t.environment_id = $1 AND t.id = $2`;
+        return finish(reader, reader.read<Record<string, unknown>>(single, [ids[0]], { stablePlan: true }));
+      }
       const sql = `SELECT ${build().select} FROM ${table} t WHERE t.environment_id = $1 AND t.id = ANY($2::text[])`;
-      // rows by primary key: one plan serves every environment and every set of ids
       return finish(reader, reader.read<Record<string, unknown>>(sql, [ids], { stablePlan: true }));
     },
     page(reader, page) {

@@ -20,3 +20,18 @@ export function bindTransactionReader(tx: EntityTransaction, reader: TenantReade
 export function transactionReaderOf(tx: EntityTransaction): TenantReader | undefined {
   return readers.get(tx);
 }
+
+/**
+ * The `tx` of a write that runs without Prisma's transaction (see `sqlOnly` in entity-crud.ts):
+ * helpers that find the transaction's reader write through it; a Prisma model method used there
+ * is a bug of the use case's declaration, and fails loudly instead of writing outside the transaction.
+ */
+export function transactionWithoutPrisma(): EntityTransaction {
+  return new Proxy({} as EntityTransaction, {
+    get(_target, property) {
+      // not a thenable, and inspectable
+      if (typeof property === 'symbol' || property === 'then' || property === 'toJSON') return undefined;
+      throw new Error(`tx.${property} in a write declared to go through SQL only`);
+    },
+  });
+}
