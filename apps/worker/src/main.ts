@@ -1,5 +1,5 @@
-import { configFromEnv, runMain, startCore } from '@bo/runtime';
-import { startWorker } from './worker.js';
+import { configFromEnv, runMain } from '@bo/runtime';
+import { startJobsAlone } from './jobs-alone.js';
 
 /**
  * A worker process on its own: DATABASE_URL, or the embedded database of a
@@ -7,11 +7,4 @@ import { startWorker } from './worker.js';
  * SIGTERM finishes the jobs in flight, then exits.
  */
 const config = configFromEnv();
-await runMain(
-  async () => {
-    const core = await startCore(config, { jobs: startWorker, work: true, seedDemo: false });
-    core.log.info('worker started');
-    return core;
-  },
-  { stop: (core) => core.close(), stopping: 'finishing the jobs in flight' },
-);
+await runMain(() => startJobsAlone(config), { stop: (core) => core.close(), stopping: 'finishing the jobs in flight' });

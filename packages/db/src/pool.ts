@@ -133,6 +133,21 @@ export const PREPARED = 'bo:prepared';
 /** statements a connection keeps prepared; past it the least recently used is deallocated */
 export const PREPARED_PER_CONNECTION = 200;
 
+// statement names by text: hashing a page's select list (kilobytes) at every query showed in profiles
+const namesByText = new Map<string, string>();
+const NAMES_KEPT = 2_000;
+
+function preparedName(text: string): string {
+  let name = namesByText.get(text);
+  if (name === undefined) {
+    name = `bo_${createHash('sha1').update(text).digest('base64url')}`;
+    // the statements a process prepares are few (they come from code, not values); a bound all the same
+    if (namesByText.size >= NAMES_KEPT) namesByText.clear();
+    namesByText.set(text, name);
+  }
+  return name;
+}
+
 /** A server client that prepares the statements asked for with PREPARED, at most PREPARED_PER_CONNECTION at once. */
 class PreparingClient extends pg.Client {
   private readonly prepared = new Map<string, true>();
@@ -140,7 +155,7 @@ class PreparingClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; only a PREPARED config is changed
   override query(config: any, values?: any, callback?: any): any {
     if (config && typeof config === 'object' && config.name === PREPARED && typeof config.text === 'string') {
-      const name = `bo_${createHash('sha1').update(config.text).digest('base64url')}`;
+      const name = preparedName(config.text);
       const evicted = this.prepared.has(name) ? undefined : this.evict();
       this.prepared.delete(name);
       this.prepared.set(name, true);

@@ -17,6 +17,12 @@ export interface ServiceConfig {
   seedDemo: boolean;
   logLevel: string;
   runWorker: boolean;
+  /**
+   * WORKER_IN_PROCESS: work the jobs in the HTTP process itself. By default a single-process start
+   * on a PostgreSQL server works them in a process of its own (see jobs-process.ts); the embedded
+   * database (one session) and cluster starts work them in process 1.
+   */
+  workerInProcess?: boolean;
   /** WEB_CONCURRENCY: HTTP processes on the one port (node:cluster); 1 on the embedded database */
   webConcurrency?: number;
   /** requests per token per minute, shared by all processes; 0 or absent turns the limit off */
@@ -101,6 +107,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     seedDemo: bool(env.SEED_DEMO, true),
     logLevel: env.LOG_LEVEL ?? 'info',
     runWorker: bool(env.RUN_WORKER, true),
+    workerInProcess: bool(env.WORKER_IN_PROCESS, false),
     // 0 or absent: one process (platforms set WEB_CONCURRENCY from the machine's size)
     webConcurrency: Math.max(1, count('WEB_CONCURRENCY', env.WEB_CONCURRENCY, 1)),
     rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),

@@ -8,6 +8,6 @@ export { createHttpApp } from './http-app.js';
 export type { HttpAppOptions, HttpMount, HttpMountContext, Refusal } from './http-app.js';
 export { startCore, startHttpService } from './start.js';
 export type { HttpService, JobsOptions, ProcessCore, ProcessOptions, RunningJobs } from './start.js';
-export { ADMIN_COMMAND, announce, processCount, runMain, serveAlone, serveFromEnv } from './run.js';
+export { ADMIN_COMMAND, announce, jobsInOwnProcess, processCount, runMain, serveAlone, serveFromEnv } from './run.js';
 export { CLUSTER_PROCESS_ENV, clusterProcessNumber } from './cluster.js';
 export { isLauncher, launcherChain, watchLaunchers } from './launcher.js';

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 import { clusterProcessNumber, reportReady, runPrimary } from './cluster.js';
+import { forkJobsProcess, isJobsProcess, type JobsProcess } from './jobs-process.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
 import type { HttpMount } from './http-app.js';
 import { watchLaunchers } from './launcher.js';
@@ -96,8 +97,16 @@ export async function serveFromEnv<S extends HttpService<RunningJobs>>(
   title: string,
   mounts: HttpMount[],
   start: (config: ServiceConfig) => Promise<S>,
-): Promise<S> {
+  /** the jobs alone (no HTTP, no demo): given, a single-process start on a server works them in their own process */
+  jobsAlone?: (config: ServiceConfig) => Promise<{ log: Logger; close(): Promise<void> }>,
+): Promise<S | null> {
   const config = configFromEnv();
+  if (isJobsProcess() && jobsAlone) {
+    // the HTTP process above it stops it with SIGTERM; gone without a word (killed), its IPC channel closes
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    await runMain(() => jobsAlone(config), { stop: (jobs) => jobs.close(), stopping: 'finishing the jobs in flight' });
+    return null;
+  }
   if (cluster.isPrimary) {
     const processes = processCount(config, (msg) => console.warn(msg));
     if (processes > 1) {
@@ -109,10 +118,28 @@ export async function serveFromEnv<S extends HttpService<RunningJobs>>(
   const number = clusterProcessNumber();
   // in a cluster, process 1 alone seeds the demo and works the jobs: scheduled jobs are not doubled
   const own = number === null || number === 1 ? config : { ...config, runWorker: false, seedDemo: false };
-  const service = await runMain(() => start(own), { stop: (s) => s.stop() });
+  // one process on a PostgreSQL server: the jobs in a process of their own (jobs-process.ts)
+  const separateJobs = !!jobsAlone && jobsInOwnProcess(own, number);
+  let jobs: JobsProcess | null = null;
+  const service = await runMain(() => start(separateJobs ? { ...own, runWorker: false } : own), {
+    stop: async (s) => {
+      await Promise.all([s.stop(), jobs?.stop()]);
+    },
+  });
+  // forked once this process has migrated the database
+  if (separateJobs) jobs = forkJobsProcess(service.log);
   if (number === null || number === 1) announce(title, own, service, mounts);
   if (number !== null) reportReady(service.port);
   return service;
+}
+
+/**
+ * Whether an HTTP process hands its jobs to a process of their own: one process (not a cluster's),
+ * working jobs, on a PostgreSQL server (the embedded database is one session, held by this
+ * process), unless WORKER_IN_PROCESS says otherwise.
+ */
+export function jobsInOwnProcess(config: ServiceConfig, clusterNumber: number | null): boolean {
+  return clusterNumber === null && config.runWorker && !!config.databaseUrl && !config.workerInProcess;
 }
 
 /**

@@ -1,0 +1,161 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { request } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv, jobsInOwnProcess } from '@bo/runtime';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+/**
+ * One process on a PostgreSQL server, started by the README's compiled start: the background
+ * jobs (webhook deliveries among them) run in a process of their own, a child of the HTTP one,
+ * so that a full event loop of requests does not hold them back. Observed from the outside: the
+ * pids in the start-up log, the parent of each from /proc, and a webhook delivered to a receiver here.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+let db: TestDatabase;
+let child: ChildProcess;
+let out = '';
+let receiver: Server;
+const received: { id: string; data: { id: string } }[] = [];
+const dirs: string[] = [];
+
+const waitFor = async (ok: () => boolean, ms: number) => {
+  const started = performance.now();
+  while (!ok() && performance.now() - started < ms) await new Promise((r) => setTimeout(r, 100));
+  return ok();
+};
+const jobsPids = () => [...out.matchAll(/jobs process \(pid (\d+)\) started/g)].map((m) => Number(m[1]));
+const port = () => Number(/service on https:\/\/localhost:(\d+)/.exec(out)?.[1]);
+const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function call(method: string, p: string, headers: Record<string, string>, body?: unknown) {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise<{ status: number; body: { data?: { id: string }; id?: string } }>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: port(),
+        method,
+        path: p,
+        rejectUnauthorized: false,
+        headers: {
+          host: `demo.localhost:${port()}`,
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  db = await createTestDatabase();
+  const dir = mkdtempSync(path.join(tmpdir(), 'bo-jobs-'));
+  dirs.push(dir);
+  child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  await waitFor(() => /worker started/.test(out) && port() > 0, 120_000);
+}, 150_000);
+
+afterAll(async () => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+  for (const pid of jobsPids()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  receiver?.close();
+  await db?.drop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe.skipIf(process.platform !== 'linux')('the jobs process of a start on a PostgreSQL server', () => {
+  it('works the jobs in a child process of its own, is started again when it dies, and stops with the HTTP process', async () => {
+    const [first] = jobsPids();
+    expect(first, out).toBeDefined();
+    expect(alive(first as number)).toBe(true);
+    expect(parentOf(first as number)).toBe(child.pid);
+
+    const [, key, secret] = /Authentication-Key: (\w+)' -H 'Authentication-Secret: ([^']+)'/.exec(out) ?? [];
+    const v2 = { 'authentication-key': key ?? '', 'authentication-secret': secret ?? '' };
+    const v3 = { authorization: `Bearer ${key}:${secret}` };
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    expect((await call('POST', '/api/v3/webhook.create', v3, { url: hook, events: ['organization.created'] })).status).toBe(201);
+    const deliveredOnce = async (name: string) => {
+      const created = await call('POST', '/api/v2/crm/organization', v2, { name });
+      expect(created.status).toBe(200);
+      const id = created.body.data?.id as string;
+      expect(await waitFor(() => received.some((r) => r.data.id === id), 20_000)).toBe(true);
+    };
+    await deliveredOnce('Delivered BV');
+
+    // a jobs process that dies is started again; deliveries go on
+    process.kill(first as number, 'SIGKILL');
+    expect(await waitFor(() => jobsPids().length >= 2 && /worker started[\s\S]*worker started/.test(out), 30_000)).toBe(true);
+    const second = jobsPids()[1] as number;
+    expect(parentOf(second)).toBe(child.pid);
+    await deliveredOnce('Delivered again BV');
+
+    const killedAt = performance.now();
+    child.kill('SIGTERM');
+    const tree = [child.pid as number, second];
+    await waitFor(() => !tree.some(alive), 15_000);
+    expect(tree.filter(alive)).toEqual([]);
+    expect(performance.now() - killedAt).toBeLessThan(10_000);
+  }, 90_000);
+
+  it('only a single process on a server hands its jobs over: not on the embedded database, not in a cluster, not with WORKER_IN_PROCESS=true or RUN_WORKER=false', () => {
+    const server = { DATA_DIR: tmpdir(), DATABASE_URL: db.url };
+    expect(jobsInOwnProcess(configFromEnv(server), null)).toBe(true);
+    // the embedded database is one session, held by the HTTP process
+    expect(jobsInOwnProcess(configFromEnv({ DATA_DIR: tmpdir() }), null)).toBe(false);
+    // in a cluster, process 1 works them
+    expect(jobsInOwnProcess(configFromEnv(server), 1)).toBe(false);
+    expect(jobsInOwnProcess(configFromEnv({ ...server, WORKER_IN_PROCESS: 'true' }), null)).toBe(false);
+    expect(jobsInOwnProcess(configFromEnv({ ...server, RUN_WORKER: 'false' }), null)).toBe(false);
+  });
+});
