@@ -126,6 +126,22 @@ describe('statements of a write', () => {
     ]);
   });
 
+  it('every part a create may name goes through its own transaction: an address given as null, interests, custom fields', async () => {
+    const interest = await referenceId('interest');
+    const created = await api.v2('POST', '/crm/organization', {
+      ...BODY(9),
+      visiting_address: null,
+      postal_address: { line_1: 'Box 9', locality: 'Zeist' },
+      interests: [{ id: interest }],
+    });
+    expect(created.status, created.text).toBe(200);
+    const id = (created.body as Envelope).data.id;
+    const kinds = await t.db.query<{ kind: string }>('SELECT kind FROM organization_address WHERE organization_id = $1', [id]);
+    expect(kinds).toEqual([{ kind: 'postal' }]);
+    const got = await api.v2('GET', `/crm/organization/${id}`);
+    expect((got.body as Envelope).data.interests).toEqual([expect.objectContaining({ id: interest })]);
+  });
+
   it('the references of a write are checked in one statement, whatever the number of tables', async () => {
     const body = {
       ...BODY(2),

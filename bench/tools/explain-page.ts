@@ -17,7 +17,7 @@ const compiled = compileList(
   { canRead: () => true },
 );
 const { sql, params } = await capturedStatement(env.id, (reader) =>
-  organization.loader.page(reader, { ids: compiled.pageSql, params: compiled.pageParams.slice(1) }),
+  organization.loader.page(reader, { ids: compiled.pageSql, params: compiled.pageParams.slice(1), stablePlan: true }),
 );
 if (process.argv[2] === 'sql') console.log(sql);
 for (let i = 0; i < 3; i += 1) await bench.pool.query(sql, params);

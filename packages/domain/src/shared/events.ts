@@ -4,6 +4,11 @@ import { uuidv7 } from './ids.js';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted';
 
+/** An event payload already in JSON (date-times as ISO 8601): written as it is, not parsed and stringified again. */
+export class EventJson {
+  constructor(readonly text: string) {}
+}
+
 /**
  * The version of event payloads: `data` is the entity as its domain output schema
  * defines it (never a wire view). A change that breaks that shape raises it.
@@ -16,7 +21,13 @@ export const EVENT_PAYLOAD_VERSION = 1;
  */
 export async function recordEvent(
   tx: EntityTransaction,
-  e: { entityType: string; entityId: string; change: ChangeKind; data: Record<string, unknown> },
+  e: {
+    entityType: string;
+    entityId: string;
+    change: ChangeKind;
+    /** the payload, or its JSON text when the caller has it (see EventJson) */
+    data: Record<string, unknown> | EventJson;
+  },
 ): Promise<string> {
   const id = uuidv7();
   const type = `${e.entityType}.${e.change}`;
@@ -27,7 +38,7 @@ export async function recordEvent(
     await reader.queue(
       `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
        VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp())`,
-      [id, type, e.entityType, e.entityId, JSON.stringify(e.data)],
+      [id, type, e.entityType, e.entityId, e.data instanceof EventJson ? e.data.text : JSON.stringify(e.data)],
       { stablePlan: true },
     );
     return id;
@@ -39,7 +50,7 @@ export async function recordEvent(
       type,
       entityType: e.entityType,
       entityId: e.entityId,
-      data: e.data as object,
+      data: (e.data instanceof EventJson ? JSON.parse(e.data.text) : e.data) as object,
     },
   });
   return id;

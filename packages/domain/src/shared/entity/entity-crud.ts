@@ -1,7 +1,7 @@
 import { type CompiledList, compileList, inTransaction, type ListQuery, ListQueryError, type TenantReader } from '@bo/db';
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError } from '../errors.js';
-import { recordEvent } from '../events.js';
+import { EventJson, recordEvent } from '../events.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
@@ -217,7 +217,8 @@ export async function recordChange(
   change: 'created' | 'updated',
 ): Promise<unknown> {
   const [row] = await entity.loader.byIds(w.sql, [id]);
-  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data: entityEventData(entity, row, id) });
+  const data = new EventJson(JSON.stringify(row ? (entity.eventData ? entity.eventData(row as never) : row) : { id }));
+  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data });
   return row;
 }
 
