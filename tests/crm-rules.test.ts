@@ -137,6 +137,24 @@ describe('crm/organization', () => {
     expect((wrong.body as Envelope).errors?.[0]).toContain('send_invoice_email_to_fixed_email');
   });
 
+  it('an update of debtor settings changes the ones it names and keeps the others', async () => {
+    const id = await post(crm, '/crm/organization', {
+      name: 'Debtor Kept BV',
+      debtor: { provision_method: 'email', cc: ['a@b.test'], attention_to_fixed: 'Finance' },
+    });
+    const put = await crm.v2('PUT', `/crm/organization/${id}`, { debtor: { attention_to_fixed: 'Accounts', cc: [] } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(await get(`/crm/organization/${id}`)).toMatchObject({
+      debtor: { provision_method: 'email', cc: [], attention_to_fixed: 'Accounts' },
+    });
+    // an update without debtor settings leaves them as they are
+    expect((await crm.v2('PUT', `/crm/organization/${id}`, { email: 'kept@example.com' })).status).toBe(200);
+    expect(await get(`/crm/organization/${id}`)).toMatchObject({
+      email: 'kept@example.com',
+      debtor: { provision_method: 'email', cc: [], attention_to_fixed: 'Accounts' },
+    });
+  });
+
   it('interests on organization: the set named on write is read back', async () => {
     const events = await referenceId(t, 'crm', 'interest', `r.name = 'Events'`);
     const id = await post(crm, '/crm/organization', { name: 'Interested BV', interests: [{ id: events }] });

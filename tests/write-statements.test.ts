@@ -200,9 +200,11 @@ describe('statements of a write', () => {
       }),
     );
     expect(answer.status, answer.text).toBe(200);
-    const tx = transactionWith(statements, /^\s*UPDATE "public"\."organization" /);
+    const tx = transactionWith(statements, /^\s*UPDATE ("public"\.)?"organization" /);
     // BEGIN, the lock, the row, its address, the value replaced, the re-read, the event, COMMIT
     expect(tx.length, tx.join('\n')).toBeLessThanOrEqual(8);
+    // in three round trips: BEGIN with the lock; the writes with the re-read; the event with the COMMIT
+    expect(roundTripsOf(statements, /^\s*UPDATE ("public"\.)?"organization" /)).toBe(3);
     expect(tx.filter((s) => /FROM custom_field f/.test(s))).toHaveLength(0);
     // the address replaced in place: one visiting address, the new one
     const addresses = await t.db.query<{ line_1: string; locality: string; postal_code: string | null }>(

@@ -270,6 +270,11 @@ export interface TenantReader extends TenantSql {
    */
   insert(table: string, columns: Readonly<Record<string, unknown>>): Promise<void>;
   /**
+   * Sets columns of one row of the environment by id (undefined values are left as they are).
+   * Queued: nobody waits for its answer (see `queue`); the caller knows the row exists (it holds its lock).
+   */
+  update(table: string, id: string, columns: Readonly<Record<string, unknown>>): Promise<void>;
+  /**
    * A write whose answer nobody needs (no rows, no count). In a transaction of our own (see
    * `TenantSql.transaction`) it is sent at once and not waited for: it fails, if it does, the
    * next statement waited for, or the commit. Elsewhere it runs and is waited for as any.
@@ -331,6 +336,20 @@ export function transactionReader(
       const placeholders = names.map((_, i) => `$${i + 1}`).join(', ');
       // an INSERT's plan cannot depend on its values: prepared per connection, parsed once
       await queue(`INSERT INTO ${tableIdent(table)} (${names.join(', ')}) VALUES (${placeholders})`, values, {
+        stablePlan: true,
+      });
+    },
+    async update(table, id, columns) {
+      const sets: string[] = [];
+      const values: unknown[] = [id];
+      for (const [column, value] of Object.entries(columns)) {
+        if (value === undefined || column === 'environment_id' || column === 'id') continue;
+        values.push(value);
+        sets.push(`${tableIdent(column)} = $${values.length + 1}`);
+      }
+      if (sets.length === 0) return;
+      // prepared like insert: the plan of an update by primary key cannot depend on its values
+      await queue(`UPDATE ${tableIdent(table)} SET ${sets.join(', ')} WHERE environment_id = $1 AND id = $2`, values, {
         stablePlan: true,
       });
     },

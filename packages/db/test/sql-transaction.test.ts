@@ -120,6 +120,27 @@ describe('a write transaction of our own', () => {
     expect(await notes('env-f')).toEqual([]);
   });
 
+  it("update sets the named columns of one row of the reader's environment; undefined ones stay; names are checked", async () => {
+    await read(
+      `INSERT INTO ${table} (environment_id, note, kind) VALUES ('env-h', 'mine', 'plain'), ('env-other', 'mine', 'plain')`,
+      [],
+    );
+    await read(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS id text`, []);
+    await read(`UPDATE ${table} SET id = 'row-1' WHERE note = 'mine'`, []);
+    await transaction('env-h')(async (reader) => {
+      await reader.update(table, 'row-1', { kind: 'changed', note: undefined, environment_id: 'env-other' });
+      await expect(reader.update(table, 'row-1', { 'kind" = 1; --': 'x' })).rejects.toThrow(/unsafe identifier/);
+    });
+    const rows = await read<{ environment_id: string; note: string; kind: string }>(
+      `SELECT environment_id, note, kind FROM ${table} WHERE id = 'row-1' ORDER BY environment_id`,
+      [],
+    );
+    expect(rows).toEqual([
+      { environment_id: 'env-h', note: 'mine', kind: 'changed' },
+      { environment_id: 'env-other', note: 'mine', kind: 'plain' },
+    ]);
+  });
+
   it('prepared statements evicted while writes are queued still run in the order they were queued', async () => {
     const count = PREPARED_PER_CONNECTION + 5;
     await transaction('env-g')(async (reader) => {

@@ -1,4 +1,5 @@
 import { writeCustomFields } from '../../customfields/index.js';
+import { columnsOf } from '../../shared/entity/columns.js';
 import type { EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdateOrganizationInput } from './organization.schema.js';
 import {
@@ -12,13 +13,21 @@ import {
 
 export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
   references: organizationReferences,
-  async run({ tx, now }, id, input) {
-    const current = input.debtor ? await tx.organization.findFirst({ where: { id }, select: { debtorSettings: true } }) : null;
-    const settings = debtorSettings(current?.debtorSettings, input.debtor);
-    await tx.organization.update({
-      where: { id },
-      data: { ...organizationColumns(input), ...(settings ? { debtorSettings: settings as object } : {}), updatedAt: now },
-    });
+  // as the create: through the transaction's reader, unless contacts are linked (Prisma's writes)
+  sqlOnly: (input) => !input.contacts?.length,
+  async run({ tx, sql, now }, id, input) {
+    // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued
+    await sql.update('organization', id, { ...columnsOf(organizationColumns(input)), updated_at: now });
+    const settings = debtorSettings({}, input.debtor);
+    if (settings) {
+      // the debtor settings named replace theirs, the others stay: a merge of JSON objects in place
+      await sql.queue(
+        `UPDATE organization SET debtor_settings = COALESCE(debtor_settings, '{}'::jsonb) || $3::jsonb
+          WHERE environment_id = $1 AND id = $2`,
+        [id, JSON.stringify(settings)],
+        { stablePlan: true },
+      );
+    }
     await writeAddress(tx, id, 'visiting', input.visitingAddress);
     await writeAddress(tx, id, 'postal', input.postalAddress);
     await writeOrganizationInterests(tx, id, input.interests);

@@ -32,6 +32,8 @@ export interface EntityCreate<C> {
 export interface EntityUpdate<U> {
   run(w: WriteContext, id: string, input: U): Promise<void>;
   references?: (input: U) => ReferenceCheck[];
+  /** as EntityCreate's: for this input, `run` writes only through `w.sql` */
+  sqlOnly?: (input: U) => boolean;
 }
 
 /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
@@ -295,6 +297,7 @@ export async function updateEntityRow<U>(
       return { id, row };
     },
     definitions,
+    update.sqlOnly?.(input) ?? false,
   );
 }
 
