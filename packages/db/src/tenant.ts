@@ -198,7 +198,7 @@ export interface WriteTransactionOptions {
   timeoutMs?: number;
 }
 
-/** Refuses to send a statement once a transaction's time is up. */
+/** A transaction of our own has no Prisma transaction behind it: its reader always sends on the connection. */
 const NO_RAW_TRANSACTION: RawTransaction = {
   $queryRawUnsafe: () => Promise.reject(new Error('no Prisma transaction here')),
   $executeRawUnsafe: () => Promise.reject(new Error('no Prisma transaction here')),
