@@ -1,9 +1,7 @@
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { CREATE_BODY, startCreateBaseline } from './support/baseline.js';
+import { CREATE_BODY, startCreateBaseline, startCreateService } from './support/baseline.js';
 import { load, row } from './support/load.js';
-import { call } from './support/setup.js';
-import { startBenchService } from './support/service.js';
 import { record } from './support/summary.js';
 
 /**
@@ -21,15 +19,8 @@ const load1 = () =>
     .join(' ');
 
 export default async function run(): Promise<void> {
-  const bench = await startBenchService();
-  const env = await bench.environment('bench');
+  const { bench, env } = await startCreateService();
   const headers = { ...env.v2, host: env.host, 'content-type': 'application/json' };
-  const field = await call(bench.service.port, env.host, env.v2, 'POST', '/api/v2/crm/organizationcustomfields', {
-    name: 'tier',
-    label: 'Tier',
-    type: 'text',
-  });
-  if (field.status !== 200) throw new Error(`could not define the custom field: ${JSON.stringify(field.body)}`);
   // as many connections as the service's own pool
   const pool = new pg.Pool({ connectionString: bench.url, max: 10 });
   // an idle client the server drops (the database is dropped at the end) must not end the run

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '@bo/server';
 import { send } from './support/http.js';
+import { alive } from './support/worker-process.js';
 
 /**
  * The embedded default (PGlite behind one loopback socket) must survive idling: every
@@ -93,15 +94,6 @@ function descendants(pid: number): number[] {
     // no children
   }
   return children.flatMap((c) => [c, ...descendants(c)]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the README start command', () => {

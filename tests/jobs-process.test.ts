@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { request } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv, jobsInOwnProcess } from '@bo/runtime';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { Receiver, waitFor } from './support/receiver.js';
+import { type AppProcess, alive, startCompiledStart } from './support/worker-process.js';
 
 /**
  * One process on a PostgreSQL server, started by the README's compiled start: the background
@@ -15,30 +14,15 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
  * so that a full event loop of requests does not hold them back. Observed from the outside: the
  * pids in the start-up log, the parent of each from /proc, and a webhook delivered to a receiver here.
  */
-const root = path.resolve(import.meta.dirname, '..');
 let db: TestDatabase;
-let child: ChildProcess;
-let out = '';
-let receiver: Server;
-const received: { id: string; data: { id: string } }[] = [];
+let start: AppProcess;
+const receiver = new Receiver();
 const dirs: string[] = [];
+const out = () => start.output();
 
-const waitFor = async (ok: () => boolean, ms: number) => {
-  const started = performance.now();
-  while (!ok() && performance.now() - started < ms) await new Promise((r) => setTimeout(r, 100));
-  return ok();
-};
-const jobsPids = () => [...out.matchAll(/jobs process \(pid (\d+)\) started/g)].map((m) => Number(m[1]));
-const port = () => Number(/service on https:\/\/localhost:(\d+)/.exec(out)?.[1]);
+const jobsPids = () => [...out().matchAll(/jobs process \(pid (\d+)\) started/g)].map((m) => Number(m[1]));
+const port = () => Number(/service on https:\/\/localhost:(\d+)/.exec(out())?.[1]);
 const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function call(method: string, p: string, headers: Record<string, string>, body?: unknown) {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -68,47 +52,22 @@ function call(method: string, p: string, headers: Record<string, string>, body?:
 }
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await receiver.start();
   db = await createTestDatabase();
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-jobs-'));
   dirs.push(dir);
-  child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      DATA_DIR: dir,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  await waitFor(() => /worker started/.test(out) && port() > 0, 120_000);
+  start = await startCompiledStart({ DATABASE_URL: db.url, DATA_DIR: dir, PORT: '0' }, /worker started/);
+  await waitFor(() => port() > 0, 30_000, 'the banner');
 }, 150_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (start?.child.exitCode === null) start.kill('SIGKILL');
   for (const pid of jobsPids()) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {}
   }
-  receiver?.close();
+  await receiver.stop();
   await db?.drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -116,34 +75,39 @@ afterAll(async () => {
 describe.skipIf(process.platform !== 'linux')('the jobs process of a start on a PostgreSQL server', () => {
   it('works the jobs in a child process of its own, is started again when it dies, and stops with the HTTP process', async () => {
     const [first] = jobsPids();
-    expect(first, out).toBeDefined();
+    expect(first, out()).toBeDefined();
     expect(alive(first as number)).toBe(true);
-    expect(parentOf(first as number)).toBe(child.pid);
+    expect(parentOf(first as number)).toBe(start.child.pid);
 
-    const [, key, secret] = /Authentication-Key: (\w+)' -H 'Authentication-Secret: ([^']+)'/.exec(out) ?? [];
+    const [, key, secret] = /Authentication-Key: (\w+)' -H 'Authentication-Secret: ([^']+)'/.exec(out()) ?? [];
     const v2 = { 'authentication-key': key ?? '', 'authentication-secret': secret ?? '' };
     const v3 = { authorization: `Bearer ${key}:${secret}` };
-    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    expect((await call('POST', '/api/v3/webhook.create', v3, { url: hook, events: ['organization.created'] })).status).toBe(201);
+    expect(
+      (await call('POST', '/api/v3/webhook.create', v3, { url: receiver.url, events: ['organization.created'] })).status,
+    ).toBe(201);
     const deliveredOnce = async (name: string) => {
       const created = await call('POST', '/api/v2/crm/organization', v2, { name });
       expect(created.status).toBe(200);
       const id = created.body.data?.id as string;
-      expect(await waitFor(() => received.some((r) => r.data.id === id), 20_000)).toBe(true);
+      await waitFor(() => receiver.received.some((r) => r.body.data.id === id), 20_000, `the delivery of ${name}`);
     };
     await deliveredOnce('Delivered BV');
 
     // a jobs process that dies is started again; deliveries go on
     process.kill(first as number, 'SIGKILL');
-    expect(await waitFor(() => jobsPids().length >= 2 && /worker started[\s\S]*worker started/.test(out), 30_000)).toBe(true);
+    await waitFor(
+      () => jobsPids().length >= 2 && /worker started[\s\S]*worker started/.test(out()),
+      30_000,
+      'another jobs process',
+    );
     const second = jobsPids()[1] as number;
-    expect(parentOf(second)).toBe(child.pid);
+    expect(parentOf(second)).toBe(start.child.pid);
     await deliveredOnce('Delivered again BV');
 
     const killedAt = performance.now();
-    child.kill('SIGTERM');
-    const tree = [child.pid as number, second];
-    await waitFor(() => !tree.some(alive), 15_000);
+    start.kill('SIGTERM');
+    const tree = [start.child.pid as number, second];
+    await waitFor(() => !tree.some(alive), 15_000, 'the stop').catch(() => {});
     expect(tree.filter(alive)).toEqual([]);
     expect(performance.now() - killedAt).toBeLessThan(10_000);
   }, 90_000);

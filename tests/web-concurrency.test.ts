@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv, processCount } from '@bo/runtime';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { type AppProcess, alive, startCompiledStart } from './support/worker-process.js';
 
 /**
  * WEB_CONCURRENCY=2 on a PostgreSQL server: two HTTP processes behind one port, started
@@ -13,35 +13,23 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
  * id, so the test finds which process holds each of its connections from the outside:
  * the processes' pids from the primary's start-up log lines, their sockets from /proc.
  */
-const root = path.resolve(import.meta.dirname, '..');
 let db: TestDatabase;
-let child: ChildProcess;
-let out = '';
+let start: AppProcess;
+const out = () => start.output();
 const dirs: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-cluster-'));
   dirs.push(dir);
-  child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url, WEB_CONCURRENCY: '2', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  const started = performance.now();
-  while (!/process 2 of 2 \(pid \d+\) serves/.test(out) && performance.now() - started < 120_000 && child.exitCode === null) {
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  start = await startCompiledStart(
+    { DATABASE_URL: db.url, WEB_CONCURRENCY: '2', DATA_DIR: dir, PORT: '0' },
+    /process 2 of 2 \(pid \d+\) serves/,
+  );
 }, 150_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (start?.child.exitCode === null) start.kill('SIGKILL');
   for (const pid of workerPids()) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -52,26 +40,17 @@ afterAll(async () => {
 });
 
 function workerPids(): number[] {
-  return [...out.matchAll(/process \d of 2 \(pid (\d+)\) serves on port (\d+)/g)].map((m) => Number(m[1]));
+  return [...out().matchAll(/process \d of 2 \(pid (\d+)\) serves on port (\d+)/g)].map((m) => Number(m[1]));
 }
 
 function port(): number {
-  return Number(/serves on port (\d+)/.exec(out)?.[1]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return Number(/serves on port (\d+)/.exec(out())?.[1]);
 }
 
 /** One kept-alive connection: every request on it goes to the same server process. */
 function connection() {
   const agent = new Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
-  const [, key, secret] = /Authentication-Key: (\w+)' -H 'Authentication-Secret: ([^']+)'/.exec(out) ?? [];
+  const [, key, secret] = /Authentication-Key: (\w+)' -H 'Authentication-Secret: ([^']+)'/.exec(out()) ?? [];
   let localPort = 0;
   const call = (method: string, p: string, body?: unknown) =>
     new Promise<{ status: number; body: { data: unknown } }>((resolve, reject) => {
@@ -131,7 +110,7 @@ function serverPidOf(clientPort: number, pids: number[]): number | null {
 
 describe.skipIf(process.platform !== 'linux')('WEB_CONCURRENCY', () => {
   it('two processes answer on one port, a write in one is read in the other, a dead one is replaced, and SIGTERM stops all within 10 s', async () => {
-    expect(out).toMatch(/starting 2 processes/);
+    expect(out()).toMatch(/starting 2 processes/);
     const pids = workerPids();
     expect(pids).toHaveLength(2);
     expect(new Set(pids).size).toBe(2);
@@ -166,19 +145,19 @@ describe.skipIf(process.platform !== 'linux')('WEB_CONCURRENCY', () => {
     const killed = performance.now();
     while (workerPids().length < 3 && performance.now() - killed < 30_000) await new Promise((r) => setTimeout(r, 100));
     const replacement = workerPids()[2] as number;
-    expect(out).toMatch(new RegExp(`process 2 of 2 \\(pid ${replacement}\\) serves`));
+    expect(out()).toMatch(new RegExp(`process 2 of 2 \\(pid ${replacement}\\) serves`));
     expect(alive(replacement)).toBe(true);
     const again = connection();
     expect((await again.call('GET', `/crm/organization/${id}`)).status).toBe(200);
     again.close();
 
-    const tree = [child.pid as number, pids[0] as number, replacement];
+    const tree = [start.child.pid as number, pids[0] as number, replacement];
     const killedAt = performance.now();
-    child.kill('SIGTERM');
+    start.kill('SIGTERM');
     while (tree.some(alive) && performance.now() - killedAt < 15_000) await new Promise((r) => setTimeout(r, 100));
     expect(tree.filter(alive)).toEqual([]);
     expect(performance.now() - killedAt).toBeLessThan(10_000);
-    expect(out).toMatch(/SIGTERM: stopping 2 processes/);
+    expect(out()).toMatch(/SIGTERM: stopping 2 processes/);
   }, 60_000);
 
   it('on the embedded database WEB_CONCURRENCY above 1 runs one process, with a warning', () => {

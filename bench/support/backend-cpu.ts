@@ -34,3 +34,14 @@ export async function backendTimer(client: pg.Client, count: number) {
     );
   };
 }
+
+/** utime + stime (ms) of each PostgreSQL backend connected to `database` now, by pid */
+export async function databaseBackendsCpuMs(pool: pg.Pool, database: string): Promise<Map<number, number>> {
+  const r = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  const out = new Map<number, number>();
+  for (const { pid } of r.rows) {
+    const ms = processCpuMs(pid);
+    if (ms !== null) out.set(pid, ms);
+  }
+  return out;
+}

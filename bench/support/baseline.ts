@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { loadTls } from '@bo/runtime';
+import { type BenchService, startBenchService } from './service.js';
+import { call } from './setup.js';
 
 /**
  * The baseline the read benchmarks compare with: plain pg + node:https, answering each
@@ -102,4 +104,20 @@ export async function startCreateBaseline(pool: pg.Pool, environmentId: string):
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.address() as AddressInfo).port, close: () => server.close() };
+}
+
+/** The bench service and an environment with the custom field CREATE_BODY names (`tier`, text). */
+export async function startCreateService(): Promise<{
+  bench: BenchService;
+  env: Awaited<ReturnType<BenchService['environment']>>;
+}> {
+  const bench = await startBenchService();
+  const env = await bench.environment('bench');
+  const field = await call(bench.service.port, env.host, env.v2, 'POST', '/api/v2/crm/organizationcustomfields', {
+    name: 'tier',
+    label: 'Tier',
+    type: 'text',
+  });
+  if (field.status !== 200) throw new Error(`could not define the custom field: ${JSON.stringify(field.body)}`);
+  return { bench, env };
 }

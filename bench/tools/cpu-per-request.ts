@@ -1,4 +1,4 @@
-import { processCpuMs } from '../support/backend-cpu.js';
+import { databaseBackendsCpuMs } from '../support/backend-cpu.js';
 import { organizationBaselineSql, startBaselineServer } from '../support/baseline.js';
 import { load } from '../support/load.js';
 import { insertOrganizations, startBenchService } from '../support/service.js';
@@ -27,16 +27,7 @@ const sql = changes
 const baseline = await startBaselineServer(() => bench.pool.query(sql, changes ? [env.id, since] : [env.id]));
 const baselinePort = baseline.port;
 
-/** utime + stime in ms of each PostgreSQL backend connected to the bench database, by pid */
-async function postgresCpuMs(): Promise<Map<number, number>> {
-  const r = await bench.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
-  const out = new Map<number, number>();
-  for (const { pid } of r.rows) {
-    const ms = processCpuMs(pid);
-    if (ms !== null) out.set(pid, ms);
-  }
-  return out;
-}
+const postgresCpuMs = () => databaseBackendsCpuMs(bench.pool, database);
 /** CPU of the backends between two snapshots (a backend that connected in between counts whole) */
 function spent(before: Map<number, number>, after: Map<number, number>): number {
   let ms = 0;

@@ -1,9 +1,7 @@
 import pg from 'pg';
-import { processCpuMs } from '../support/backend-cpu.js';
-import { CREATE_BODY, startCreateBaseline } from '../support/baseline.js';
+import { databaseBackendsCpuMs } from '../support/backend-cpu.js';
+import { CREATE_BODY, startCreateBaseline, startCreateService } from '../support/baseline.js';
 import { load } from '../support/load.js';
-import { startBenchService } from '../support/service.js';
-import { call } from '../support/setup.js';
 
 /**
  * Profiling aid (not a benchmark): Node CPU and PostgreSQL CPU per organization create, the
@@ -12,38 +10,22 @@ import { call } from '../support/setup.js';
  */
 const seconds = Number(process.argv[2] ?? 6);
 const rounds = Number(process.argv[3] ?? 1);
-const bench = await startBenchService();
-const env = await bench.environment('bench');
-await call(bench.service.port, env.host, env.v2, 'POST', '/api/v2/crm/organizationcustomfields', {
-  name: 'tier',
-  label: 'Tier',
-  type: 'text',
-});
+const { bench, env } = await startCreateService();
 const database = new URL(bench.url).pathname.slice(1);
 const pool = new pg.Pool({ connectionString: bench.url, max: 10 });
 pool.on('error', () => {});
 const baseline = await startCreateBaseline(pool, env.id);
 const body = JSON.stringify(CREATE_BODY);
 
-async function backends(): Promise<Map<number, number>> {
-  const r = await bench.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
-  const out = new Map<number, number>();
-  for (const { pid } of r.rows) {
-    const ms = processCpuMs(pid);
-    if (ms !== null) out.set(pid, ms);
-  }
-  return out;
-}
-
 async function measure(label: string, url: string, headers: Record<string, string>): Promise<number> {
   const drive = (s: number) => load({ url, headers, method: 'POST', body, idReplacement: true, seconds: s });
   await drive(2);
-  const before = await backends();
+  const before = await databaseBackendsCpuMs(bench.pool, database);
   const c0 = process.cpuUsage();
   const r = await drive(seconds);
   const cpu = process.cpuUsage(c0);
   let pgMs = 0;
-  for (const [pid, t] of await backends()) pgMs += t - (before.get(pid) ?? 0);
+  for (const [pid, t] of await databaseBackendsCpuMs(bench.pool, database)) pgMs += t - (before.get(pid) ?? 0);
   const n = r.requestsPerSecond * seconds;
   const node = (cpu.user + cpu.system) / 1000 / n;
   console.log(

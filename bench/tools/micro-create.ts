@@ -4,22 +4,15 @@ import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 import { createPrismaClient, scopeToEnvironment } from '@bo/db';
 import { createCaller, systemClock } from '@bo/domain';
-import { processCpuMs } from '../support/backend-cpu.js';
-import { startBenchService } from '../support/service.js';
-import { call } from '../support/setup.js';
+import { databaseBackendsCpuMs } from '../support/backend-cpu.js';
+import { startCreateService } from '../support/baseline.js';
 
 /**
  * Sequential cost of one organization create (Node CPU and wall time per create), from plain pg
  * to the whole domain procedure, to see where a create's time goes without HTTP:
  *   npx tsx bench/tools/micro-create.ts [count] [profile-of-the-last-step.cpuprofile]
  */
-const bench = await startBenchService();
-const env = await bench.environment('bench');
-await call(bench.service.port, env.host, env.v2, 'POST', '/api/v2/crm/organizationcustomfields', {
-  name: 'tier',
-  label: 'Tier',
-  type: 'text',
-});
+const { bench, env } = await startCreateService();
 const pool = new pg.Pool({ connectionString: bench.url, max: 2 });
 const prisma = createPrismaClient(bench.url, { max: 2 });
 const scoped = scopeToEnvironment(prisma, env.id);
@@ -32,8 +25,7 @@ const newId = () => `organization:${randomBytes(16).toString('hex')}`;
 const database = new URL(bench.url).pathname.slice(1);
 /** CPU ms of every PostgreSQL backend of the bench database so far */
 async function backendsMs(): Promise<number> {
-  const r = await bench.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
-  return r.rows.reduce((sum, { pid }) => sum + (processCpuMs(pid) ?? 0), 0);
+  return [...(await databaseBackendsCpuMs(bench.pool, database)).values()].reduce((sum, ms) => sum + ms, 0);
 }
 async function time(label: string, f: (i: number) => Promise<unknown>, profileTo?: string) {
   for (let i = 0; i < 20; i += 1) await f(i);

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { load, row } from '../support/load.js';
-import { startBenchService } from '../support/service.js';
-import { call } from '../support/setup.js';
+import { CREATE_BODY, startCreateService } from '../support/baseline.js';
 
 /**
  * Profiling aid (not a benchmark): the service under the organization-create load of
@@ -11,22 +10,10 @@ import { call } from '../support/setup.js';
  * Prints the service process's CPU time per create.
  */
 const out = process.argv[2] ?? 'create.cpuprofile';
-const bench = await startBenchService();
-const env = await bench.environment('bench');
-await call(bench.service.port, env.host, env.v2, 'POST', '/api/v2/crm/organizationcustomfields', {
-  name: 'tier',
-  label: 'Tier',
-  type: 'text',
-});
+const { bench, env } = await startCreateService();
 const url = `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization`;
 const headers = { ...env.v2, host: env.host, 'content-type': 'application/json' };
-const body = JSON.stringify({
-  name: 'Bench [<id>] BV',
-  relation_number: 'R-[<id>]',
-  email: 'info-[<id>]@example.com',
-  visiting_address: { line_1: 'Main 1', postal_code: '3511 AA', locality: 'Utrecht', country_code: 'NL' },
-  custom_fields: [{ name: 'tier', value: 'gold' }],
-});
+const body = JSON.stringify(CREATE_BODY);
 const drive = (seconds: number) =>
   load({ url, headers, method: 'POST', body, idReplacement: true, seconds, connections: Number(process.env.CONNECTIONS ?? 10) });
 await drive(2);

@@ -19,13 +19,30 @@ export type WorkerProcess = AppProcess;
  * A real, separate process of one app's `src/main.ts` (`apps/<app>/src/main.ts`);
  * resolves once its output matches `ready`, with the match.
  */
-export async function startAppProcess(
+export function startAppProcess(
   app: string,
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<AppProcess & { ready: RegExpMatchArray }> {
   // node itself (not npx), so that a signal reaches the app and not a wrapper
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
+  return startNodeProcess(['--import', 'tsx', `apps/${app}/src/main.ts`], env, ready, 60_000);
+}
+
+/** The README's compiled start (`node scripts/start.mjs`, building when stale); resolves once its output matches `ready`. */
+export function startCompiledStart(
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<AppProcess & { ready: RegExpMatchArray }> {
+  return startNodeProcess(['scripts/start.mjs'], env, ready, 120_000);
+}
+
+async function startNodeProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<AppProcess & { ready: RegExpMatchArray }> {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,8 +59,18 @@ export async function startAppProcess(
   for (;;) {
     const match = ready.exec(out);
     if (match) return { child, output: () => out, exited, kill: (s) => child.kill(s), ready: match };
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`${app} did not start:\n${out}`);
+    if (child.exitCode !== null || Date.now() - started > timeoutMs) throw new Error(`${args.join(' ')} did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Whether a process of that pid is still there. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
