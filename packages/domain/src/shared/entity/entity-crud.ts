@@ -219,16 +219,17 @@ export async function recordChange(
   change: 'created' | 'updated',
 ): Promise<unknown> {
   const [row] = await entity.loader.byIds(w.sql, [id]);
-  const data = new EventJson(JSON.stringify(row ? (entity.eventData ? entity.eventData(row as never) : row) : { id }));
-  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data });
+  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data: entityEventData(entity, row, id) });
   return row;
 }
 
-/** What an event of the entity carries: the entity as its output schema defines it, in JSON (date-times as ISO 8601). */
-export function entityEventData(entity: AnyEntity, row: unknown, id: string): Record<string, unknown> {
-  if (!row) return { id };
-  const data = entity.eventData ? entity.eventData(row as never) : row;
-  return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+/**
+ * What an event of the entity carries: the entity as its output schema defines it, in JSON (date-times
+ * as ISO 8601), stringified once and written as it is.
+ */
+export function entityEventData(entity: AnyEntity, row: unknown, id: string): EventJson {
+  if (!row) return new EventJson(JSON.stringify({ id }));
+  return new EventJson(JSON.stringify(entity.eventData ? entity.eventData(row as never) : row));
 }
 
 /** A write's id and the entity as the write stored it (read once, in the write's transaction, for its event). */
