@@ -92,6 +92,15 @@ describe.skipIf(process.platform !== 'linux')('the jobs process of a start on a 
       await waitFor(() => receiver.received.some((r) => r.body.data.id === id), 20_000, `the delivery of ${name}`);
     };
     await deliveredOnce('Delivered BV');
+    // its success recorded: a jobs process killed between the receipt and that record leaves the
+    // delivery leased, and the subscription's next one waits behind it until the lease ends
+    // (2 × the time-out + 1 s, longer than this test waits)
+    await waitFor(
+      async () =>
+        (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_delivery WHERE status = 'pending'`))[0]?.n === 0,
+      20_000,
+      'the delivery recorded',
+    );
 
     // a jobs process that dies is started again; deliveries go on
     process.kill(first as number, 'SIGKILL');
