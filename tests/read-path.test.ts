@@ -1,4 +1,4 @@
-import { type Condition, compileList, LITERAL_LIMIT_UP_TO } from '@bo/db';
+import { type Condition, compileList, LITERAL_LIMIT_UP_TO, tenantSql } from '@bo/db';
 import { declaredEntities } from '@bo/domain';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import pg from 'pg';
@@ -113,6 +113,40 @@ describe('a list page in the database', () => {
     const res = await crmA.v2('GET', '/crm/organization?limit=100&q[name]=Plan*');
     expect((res.body as Envelope<{ id: string }[]>).data.map((o) => o.id)).toEqual(ids);
   });
+  it('a page answered as read is the page the full output check answers, key for key and in order, custom fields with their options included', async () => {
+    const api = await a.environment('as-read');
+    const colour = await post(api, '/crm/organizationcustomfields', { name: 'colour', label: 'Colour', type: 'dropdown' });
+    await post(api, '/customfields/option', { customfield_id: colour, label: 'Red', position: 1 });
+    await post(api, '/customfields/option', { customfield_id: colour, label: 'Blue', position: 2 });
+    await post(api, '/crm/organizationcustomfields', { name: 'tier', label: 'Tier', type: 'text' });
+    for (const [i, value] of ['Red', 'Blue', null].entries()) {
+      await post(api, '/crm/organization', {
+        name: `As read ${i}`,
+        visiting_address: { line_1: `Street ${i}`, locality: 'Utrecht', country_code: 'NL' },
+        custom_fields: [{ name: 'tier', value: `t${i}` }, ...(value ? [{ name: 'colour', value }] : [])],
+      });
+    }
+    const [env] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'as-read'`);
+    const environmentId = env?.id as string;
+    const page = compileList(organization.sqlModel, environmentId, {
+      orderBy: organization.defaultSort,
+      offset: 0,
+      limit: 100,
+      count: false,
+    });
+    const rows = await organization.loader.page(tenantSql(a.service.database.prisma, environmentId), {
+      ids: page.pageSql,
+      params: page.pageParams.slice(1),
+      stablePlan: true,
+      firstPageFrom: page.firstPageFrom,
+    });
+    expect(rows).toHaveLength(3);
+    expect((rows[0] as { customFields: { displayValue: string | null }[] }).customFields.map((f) => f.displayValue)).toEqual([
+      'Red',
+      't0',
+    ]);
+    expect(JSON.stringify(rows)).toBe(JSON.stringify(rows.map((r) => organization.schema.parse(r))));
+  });
 });
 
 describe('one plan for every environment only where no value can change it', () => {
@@ -153,67 +187,89 @@ describe('one plan for every environment only where no value can change it', () 
     expect(unserved).toEqual([]);
   });
 
-  it("a first page in the entity's own order, and a change-tracking page, are planned once per connection (the limit written out, the ids as an array: PostgreSQL keeps a generic plan); a deeper page keeps limit and offset as parameters", async () => {
+  it("a first page (the entity's own order, or a change-tracking range) is one statement straight off its index, its values hidden from the planner: PostgreSQL keeps its generic plan in a small environment as in a large one and for wide and empty ranges alike; a deeper page keeps limit and offset as parameters", async () => {
     const api = await a.environment('generic');
     const environmentId = await withOrganizations('generic', 'Generic');
-    const compiled = (offset: number, limit: number) =>
-      compileList(organization.sqlModel, environmentId, { orderBy: organization.defaultSort, offset, limit, count: false });
-    const first = compiled(0, 100);
-    expect(first.pageSql).toMatch(/ LIMIT 100$/);
-    expect(first.pageParams).toEqual([environmentId]);
-    expect(compiled(100, 100).pageSql).toMatch(/ LIMIT \$2 OFFSET \$3$/);
-    expect(compiled(0, LITERAL_LIMIT_UP_TO + 1).pageSql).toMatch(/ LIMIT \$2 OFFSET \$3$/);
-    // the page statement as the loader sends it, prepared on one connection and run as a request would
-    const [page] = await capturedStatements(environmentId, (reader) =>
-      organization.loader.page(reader, {
-        ids: first.pageSql,
-        params: first.pageParams.slice(1),
-        stablePlan: true,
-      }),
+    // an environment with fewer rows than the page's LIMIT: planned for its values, its first page was
+    // estimated cheaper than the generic plan and planned again at every execution
+    await a.environment('generic-small');
+    const [small] = await a.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'generic-small'`);
+    const smallId = small?.id as string;
+    await a.db.query(
+      `INSERT INTO organization (id, environment_id, name, created_at, updated_at)
+       SELECT 'organization:generic-small' || g, $1, 'Small ' || g, now() - g * interval '1 second', now() FROM generate_series(1, 3) g`,
+      [smallId],
     );
+    await a.db.query('ANALYZE organization');
+    const compiled = (envId: string, offset: number, limit: number, where?: Condition, orderBy = organization.defaultSort) =>
+      compileList(organization.sqlModel, envId, { ...(where ? { where } : {}), orderBy, offset, limit, count: false });
+    const first = compiled(environmentId, 0, 100);
+    expect(first.pageSql).toMatch(/ LIMIT 100$/);
+    expect(first.firstPageFrom).toMatch(/^FROM "organization" t WHERE t\.environment_id = \(SELECT \$1::text\) .* LIMIT 100$/);
+    expect(first.pageParams).toEqual([environmentId]);
+    expect(compiled(environmentId, 100, 100).pageSql).toMatch(/ LIMIT \$2 OFFSET \$3$/);
+    expect(compiled(environmentId, 100, 100).firstPageFrom).toBeNull();
+    expect(compiled(environmentId, 0, LITERAL_LIMIT_UP_TO + 1).firstPageFrom).toBeNull();
+    const changes = (envId: string, since: string) =>
+      compiled(envId, 0, 100, { path: 'updatedAt', op: 'ge', value: since }, [{ path: 'updatedAt', dir: 'desc' }]);
+    // the statement as the loader sends it: the select list straight over the page, no second lookup by id
+    const statementOf = async (envId: string, page: ReturnType<typeof compiled>) => {
+      const statements = await capturedStatements(envId, (reader) =>
+        organization.loader.page(reader, {
+          ids: page.pageSql,
+          params: page.pageParams.slice(1),
+          stablePlan: true,
+          firstPageFrom: page.firstPageFrom,
+        }),
+      );
+      expect(statements).toHaveLength(1);
+      expect(statements[0]?.sql).toContain(' FROM "organization" t WHERE t.environment_id = (SELECT $1::text) AND ');
+      expect(statements[0]?.sql).not.toContain('unnest');
+      return statements[0] as { sql: string; params: unknown[] };
+    };
     const client = new pg.Client({ connectionString: a.db.url });
     await client.connect();
+    const plansOf = async (name: string) =>
+      (
+        await client.query<{ generic_plans: string; custom_plans: string }>(
+          'SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1',
+          [name],
+        )
+      ).rows[0];
     try {
       let ids: string[] = [];
-      for (let i = 0; i < 8; i += 1) {
-        const r = await client.query<{ id: string }>({ name: 'first_page', text: page?.sql as string, values: page?.params });
-        ids = r.rows.map((row) => row.id);
+      for (const [envId, rows] of [
+        [environmentId, 100],
+        [smallId, 3],
+      ] as const) {
+        const page = await statementOf(envId, compiled(envId, 0, 100));
+        const name = `first_page_${rows}`;
+        for (let i = 0; i < 8; i += 1) {
+          const r = await client.query<{ id: string }>({ name, text: page.sql, values: page.params });
+          expect(r.rows).toHaveLength(rows);
+          if (rows === 100) ids = r.rows.map((row) => row.id);
+        }
+        // PostgreSQL plans the first five executions for their values, then keeps the generic plan if it is no dearer
+        expect(await plansOf(name)).toEqual({ generic_plans: '3', custom_plans: '5' });
+        // a change-tracking page: one plan for ranges of 3,000 rows and of none alike
+        const name2 = `changes_${rows}`;
+        for (let i = 0; i < 8; i += 1) {
+          const statement = await statementOf(
+            envId,
+            changes(envId, i % 2 === 0 ? '2000-01-01T00:00:00Z' : '2999-01-01T00:00:00Z'),
+          );
+          const r = await client.query<{ id: string }>({ name: name2, text: statement.sql, values: statement.params });
+          expect(r.rows.length).toBe(i % 2 === 0 ? rows : 0);
+        }
+        expect(await plansOf(name2)).toEqual({ generic_plans: '3', custom_plans: '5' });
       }
-      const plans = await client.query<{ generic_plans: string }>(
-        `SELECT generic_plans FROM pg_prepared_statements WHERE name = 'first_page'`,
+      const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE first_page_100('${environmentId}')`)).rows.map(
+        (r) => r['QUERY PLAN'],
       );
-      // PostgreSQL plans the first five executions for their values, then keeps the generic plan if it is no dearer
-      expect(Number(plans.rows[0]?.generic_plans)).toBeGreaterThanOrEqual(3);
-      // a change-tracking page keeps its generic plan too, for ranges of 3,000 rows and of none alike
-      const changes = (since: string) =>
-        compileList(organization.sqlModel, environmentId, {
-          where: { path: 'updatedAt', op: 'ge', value: since },
-          orderBy: [{ path: 'updatedAt', dir: 'desc' }],
-          offset: 0,
-          limit: 100,
-          count: false,
-        });
-      for (let i = 0; i < 8; i += 1) {
-        const since = i % 2 === 0 ? '2000-01-01T00:00:00Z' : '2999-01-01T00:00:00Z';
-        const compiledChanges = changes(since);
-        const [statement] = await capturedStatements(environmentId, (reader) =>
-          organization.loader.page(reader, {
-            ids: compiledChanges.pageSql,
-            params: compiledChanges.pageParams.slice(1),
-            stablePlan: true,
-          }),
-        );
-        const r = await client.query<{ id: string }>({
-          name: 'changes',
-          text: statement?.sql as string,
-          values: statement?.params,
-        });
-        expect(r.rows.length).toBe(i % 2 === 0 ? 100 : 0);
-      }
-      const changePlans = await client.query<{ generic_plans: string }>(
-        `SELECT generic_plans FROM pg_prepared_statements WHERE name = 'changes'`,
-      );
-      expect(Number(changePlans.rows[0]?.generic_plans)).toBeGreaterThanOrEqual(3);
+      // walked in order off (environment_id, created_at, id), stopped by the LIMIT: no scan of the table,
+      // and no lookup of each row by its primary key
+      expect(plan.join('\n')).toMatch(/Index Scan using organization_environment_id_created_at_id_idx/);
+      expect(plan.join('\n')).not.toMatch(/Seq Scan on organization\b|organization_pkey/);
       const expected = (
         await a.db.query<{ id: string }>(
           'SELECT id FROM organization WHERE environment_id = $1 ORDER BY created_at, id LIMIT 200',
@@ -231,7 +287,7 @@ describe('one plan for every environment only where no value can change it', () 
     }
   });
 
-  it("an unfiltered page in the entity's own order, a change-tracking page and the token lookup are prepared; another filtered or sorted page's ids are planned for its values, its rows read by id through a prepared statement", async () => {
+  it("an unfiltered page in the entity's own order, a change-tracking page (each one statement straight off its index) and the token lookup are prepared; another filtered or sorted page's ids are planned for its values, its rows read by id through a prepared statement", async () => {
     const { log, service } = await wireService();
     const api = await service.environment('planned');
     await post(api, '/crm/organization', { name: 'Planned 1', email: 'planned1@example.com' });
@@ -240,19 +296,27 @@ describe('one plan for every environment only where no value can change it', () 
     const token = log.statements.filter((x) => x.sql.includes('FROM api_token t JOIN user_account'));
     expect(token.length).toBeGreaterThan(0);
     for (const t of token) expect(t.prepared).not.toBe('');
-    const unfiltered = (await statementsOf(api, '/crm/organization?limit=10')).filter((x) =>
-      x.sql.includes('FROM "organization" r'),
-    );
+    const unfiltered = (await statementsOf(api, '/crm/organization?limit=10')).filter((x) => x.sql.includes('"organization"'));
     expect(unfiltered).toHaveLength(1);
-    expect(unfiltered[0]?.sql).toContain('unnest(ARRAY(SELECT t."id" AS id FROM "organization" t ');
+    expect(unfiltered[0]?.sql).toMatch(/ FROM "organization" t WHERE t\.environment_id = \(SELECT \$1::text\) .* LIMIT 10$/s);
+    expect(unfiltered[0]?.sql).not.toContain('unnest');
     expect(unfiltered[0]?.prepared).not.toBe('');
+    // a deeper page: its ids (limit and offset as parameters) as an array, each row by its primary key
+    const deeper = (await statementsOf(api, '/crm/organization?limit=10&offset=1')).filter((x) =>
+      x.sql.includes('"organization"'),
+    );
+    expect(deeper).toHaveLength(1);
+    expect(deeper[0]?.sql).toContain('unnest(ARRAY(SELECT t."id" AS id FROM "organization" t ');
+    expect(deeper[0]?.prepared).not.toBe('');
     // change tracking: a range on updated_at sorted by it, read off (environment_id, updated_at, id)
     // whatever the values, is one prepared statement too
     const changes = (await statementsOf(api, '/crm/organization?limit=10&q[updated_at][ge]=2020-01-01&sort=-updated_at')).filter(
       (x) => x.sql.includes('"organization"'),
     );
     expect(changes).toHaveLength(1);
-    expect(changes[0]?.sql).toContain('unnest(ARRAY(SELECT t."id" AS id FROM "organization" t ');
+    expect(changes[0]?.sql).toMatch(
+      / FROM "organization" t WHERE t\.environment_id = \(SELECT \$1::text\) AND \(?t\."updated_at" >= \(SELECT \$2::timestamptz\)\)? ORDER BY t\."updated_at" DESC, t\."id" DESC LIMIT 10$/s,
+    );
     expect(changes[0]?.prepared).not.toBe('');
     // the same range sorted by another key, a range on a column without such an index, a prefix:
     // their ids are planned for their values
@@ -333,7 +397,7 @@ describe('a token remembered by every process', () => {
     // definitions past their second, may fall in the same moment: only the request's own count)
     const sent = (await statementsOf(api, '/crm/organization?limit=10')).map((x) => x.sql);
     expect(sent.filter((x) => x.includes('FROM api_token'))).toHaveLength(0);
-    expect(sent.filter((x) => x.includes('FROM unnest(ARRAY(SELECT t."id" AS id FROM "organization"'))).toHaveLength(1);
+    expect(sent.filter((x) => x.includes(' FROM "organization" t WHERE t.environment_id = (SELECT $1::text)'))).toHaveLength(1);
   });
 });
 

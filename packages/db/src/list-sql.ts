@@ -173,6 +173,12 @@ export interface CompiledList {
   pageSql: string;
   pageParams: unknown[];
   /**
+   * A first page (offset 0, a LIMIT written out) as `FROM <table> t WHERE … ORDER BY … LIMIT n`, to
+   * select its rows straight from, its parameters (the same as pageSql's) hidden from the planner's
+   * estimates (see hiddenFromPlanner); null for any other page.
+   */
+  firstPageFrom: string | null;
+  /**
    * the page's ORDER BY expressions over the model's table aliased `t` (with the id
    * tie-breaker, so the order is total): the order an index must serve for the page
    * to be read off it (tests/read-path.test.ts checks every entity's own order)
@@ -225,10 +231,41 @@ function own<T>(record: Record<string, T> | undefined, key: string): T | undefin
 
 class Params {
   readonly values: unknown[] = [];
-  add(v: unknown): string {
+  /** each value's SQL type where it is known (see hiddenFromPlanner) */
+  readonly types: (string | undefined)[] = [];
+  add(v: unknown, type?: string): string {
     this.values.push(v);
+    this.types.push(type);
     return `$${this.values.length}`;
   }
+}
+
+/** the SQL type a field's compared value is sent as */
+const SQL_TYPES: Record<FieldType, string> = {
+  string: 'text',
+  id: 'text',
+  number: 'numeric',
+  integer: 'integer',
+  boolean: 'boolean',
+  datetime: 'timestamptz',
+  date: 'date',
+};
+
+/**
+ * The statement with each parameter read through an InitPlan, `(SELECT $n::type)`: the planner then
+ * estimates every execution alike whatever the values, as it does its generic plan. A prepared page
+ * planned for its values saw an empty change-tracking range, or an environment with fewer rows than
+ * the LIMIT, as cheaper than its generic plan, and planned again at every execution. null when a
+ * parameter's type is not known.
+ */
+function hiddenFromPlanner(sql: string, params: Params): string | null {
+  let unknown = false;
+  const out = sql.replace(/\$(\d+)(?!\d)/g, (token, n: string) => {
+    const type = params.types[Number(n) - 1];
+    if (!type) unknown = true;
+    return `(SELECT ${token}::${type})`;
+  });
+  return unknown ? null : out;
 }
 
 function ident(name: string): string {
@@ -287,7 +324,7 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
   if (c.op === 'in' || c.op === 'nin') {
     const list = (Array.isArray(c.value) ? c.value : [c.value]).map((v) => coerce(field, v, parameter));
     if (list.length === 0) throw new ListQueryError(parameter, `${parameter}: the list is empty`);
-    const p = params.add(list);
+    const p = params.add(list, `${SQL_TYPES[field.type]}[]`);
     return { build: (v) => `${v} = ANY(${p}${cast ? `${cast}[]` : ''})`, negate: c.op === 'nin' };
   }
   const raw = Array.isArray(c.value) ? (c.value[0] ?? '') : c.value;
@@ -300,14 +337,14 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
       }
       // wildcard matches are case-insensitive; exact matches are exact. lower() LIKE lower()
       // rather than ILIKE, so an index on (environment_id, lower(col) text_pattern_ops) serves prefixes
-      const p = params.add(likePattern(raw));
+      const p = params.add(likePattern(raw), 'text');
       return { build: (v) => `lower(${v}) LIKE lower(${p})`, negate: false };
     }
-    const p = params.add(coerce(field, raw, parameter));
+    const p = params.add(coerce(field, raw, parameter), SQL_TYPES[field.type]);
     return { build: (v) => `${v} = ${p}${cast}`, negate: false };
   }
   if (field.type === 'boolean') throw new ListQueryError(parameter, `${parameter}: ${c.op} does not apply to a boolean`);
-  const p = params.add(coerce(field, raw, parameter));
+  const p = params.add(coerce(field, raw, parameter), SQL_TYPES[field.type]);
   const sqlOp = { ge: '>=', gt: '>', le: '<=', lt: '<' }[c.op];
   return { build: (v) => `${v} ${sqlOp} ${p}${cast}`, negate: false };
 }
@@ -468,7 +505,7 @@ export function compileList(model: SqlModel, environmentId: string, query: ListQ
   assertConditionSize(query.where);
   assertSortSize(query.orderBy);
   const params = new Params();
-  const env = params.add(environmentId);
+  const env = params.add(environmentId, 'text');
   const compiler = new Compiler(params, env, access);
   const alias = 't';
   const where = query.where ? compiler.condition(model, alias, query.where) : 'TRUE';
@@ -481,9 +518,12 @@ export function compileList(model: SqlModel, environmentId: string, query: ListQ
   const lastDir = query.orderBy[query.orderBy.length - 1]?.dir ?? 'asc';
   if (!query.orderBy.some((k) => k.path === 'id')) order.push(`${alias}."id" ${lastDir === 'desc' ? 'DESC' : 'ASC'}`);
   const table = ident(model.table);
+  const page = pageClause(params, query);
+  const from = `FROM ${table} ${alias} WHERE ${whereSql} ORDER BY ${order.join(', ')} ${page}`;
   return {
-    pageSql: `SELECT ${alias}."id" AS id FROM ${table} ${alias} WHERE ${whereSql} ORDER BY ${order.join(', ')} ${pageClause(params, query)}`,
+    pageSql: `SELECT ${alias}."id" AS id ${from}`,
     pageParams: params.values,
+    firstPageFrom: page.includes('OFFSET') ? null : hiddenFromPlanner(from, params),
     orderSql: order.join(', '),
     countSql: `SELECT count(*)::int AS count FROM ${table} ${alias} WHERE ${whereSql}`,
     countParams,

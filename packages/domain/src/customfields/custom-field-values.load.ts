@@ -66,36 +66,58 @@ export function customFieldValuesJson(entityId: string, environmentParam = '$1')
             WHERE v.environment_id = ${environmentParam} AND v.entity_id = ${entityId})`;
 }
 
+/** the views of one set of definitions: a remembered read answers the same array to every page while it lasts */
+const viewsOf = new WeakMap<CustomFieldRow[], (values: Record<string, string | null> | null) => CustomFieldValue[]>();
+
 /**
  * The custom fields of an entity from its values object (see customFieldValuesJson):
- * every defined field, value null when unset. The definition part is built once per page.
+ * every defined field, value null when unset. The definition part (its group and options)
+ * is built once per set of definitions and shared by every row; each value is one object
+ * literal in the schema's key order (a spread of the definition with two more keys has no
+ * cached shape in V8, and its order was not the schema's).
  */
 export function customFieldViews(
   definitions: CustomFieldRow[],
 ): (values: Record<string, string | null> | null) => CustomFieldValue[] {
+  const known = viewsOf.get(definitions);
+  if (known) return known;
   const bases = definitions.map((d) => ({
     d,
-    base: {
-      id: d.id,
-      name: d.name,
-      label: d.label,
-      type: d.type.type,
-      renderType: d.type.renderType,
-      position: d.position,
-      filterable: d.filterable,
-      searchable: d.searchable,
-      mandatory: d.mandatory,
-      valueType: d.type.valueType,
-      group: d.group
-        ? { id: d.group.id, name: d.group.name, position: d.group.position, model: d.group.model, type: d.group.type }
-        : null,
-      options: d.options.map((o) => ({ id: o.id, label: o.label, value: o.value, position: o.position })),
-    },
+    // frozen: every row holds these same objects
+    group: d.group
+      ? Object.freeze({
+          id: d.group.id,
+          name: d.group.name,
+          position: d.group.position,
+          model: Object.freeze({ id: d.group.model.id, label: d.group.model.label }),
+          type: d.group.type,
+        })
+      : null,
+    options: Object.freeze(
+      d.options.map((o) => Object.freeze({ id: o.id, label: o.label, value: o.value, position: o.position })),
+    ) as CustomFieldValue['options'],
   }));
-  return (values) =>
-    bases.map(({ d, base }) => {
+  const views = (values: Record<string, string | null> | null): CustomFieldValue[] =>
+    bases.map(({ d, group, options }) => {
       const value = values?.[d.id] ?? null;
       const option = value === null ? undefined : d.options.find((o) => o.value === value);
-      return { ...base, value, displayValue: value === null ? null : (option?.label ?? value) };
+      return {
+        id: d.id,
+        name: d.name,
+        label: d.label,
+        value,
+        type: d.type.type,
+        renderType: d.type.renderType,
+        position: d.position,
+        filterable: d.filterable,
+        searchable: d.searchable,
+        mandatory: d.mandatory,
+        valueType: d.type.valueType,
+        group,
+        options,
+        displayValue: value === null ? null : (option?.label ?? value),
+      };
     });
+  viewsOf.set(definitions, views);
+  return views;
 }

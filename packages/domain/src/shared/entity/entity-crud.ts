@@ -115,6 +115,7 @@ export async function listEntity<E extends AnyEntity>(
       ids: compiled.pageSql,
       params: withoutEnvironment(ctx, compiled.pageParams),
       stablePlan,
+      firstPageFrom: compiled.firstPageFrom,
     }),
     query.count
       ? ctx.sql

@@ -15,6 +15,8 @@ export interface PageSource {
   params: unknown[];
   /** the best plan of `ids` cannot depend on its values (the entity's own order, a range in its index's order) */
   stablePlan?: boolean;
+  /** a first page as `FROM <table> t … LIMIT n` (CompiledList.firstPageFrom): with a stable plan, its rows are selected straight from it */
+  firstPageFrom?: string | null;
 }
 
 export interface EntityLoader<Row> {
@@ -227,7 +229,16 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
           );
         return finish(reader, rows);
       }
-      // each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
+      if (page.firstPageFrom) {
+        // a first page: the select list straight over the page read off the index in order (the LIMIT stops
+        // the scan), with no second lookup of each row by its id (PostgreSQL 1.68 → 1.48 ms a page of 100
+        // organizations with a custom field). Its values are hidden from the planner's estimates (see
+        // CompiledList.firstPageFrom), so every execution costs the same as the generic plan, which
+        // PostgreSQL keeps. A deeper page would run the select list for every row it skips: it reads ids
+        const sql = `SELECT ${build().select} ${page.firstPageFrom}`;
+        return finish(reader, reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true }));
+      }
+      // a deeper page: each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
       // pulled up): as a plain join, the planner hash-joined a scan of the environment's whole table
       // (10,000 rows read for 100) whenever the table was small enough to look cheap. The ids come as
       // an array (ARRAY(…), run once) so that the plan's row estimate is the same whatever the values
