@@ -6,6 +6,7 @@ import pg from 'pg';
 import { applyMigrations } from '@bo/db';
 import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
 import { type RunningService, startService } from '@bo/server';
+import { call } from './setup.js';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -111,4 +112,22 @@ export async function insertOrganizations(pool: pg.Pool, environmentId: string, 
     [environmentId],
   );
   await pool.query('ANALYZE organization; ANALYZE organization_address');
+}
+
+/** A text custom field `tier` on organizations, with a value on every organization of the environment. */
+export async function withCustomFieldValues(
+  bench: BenchService,
+  env: Awaited<ReturnType<BenchService['environment']>>,
+): Promise<void> {
+  const field = await call(bench.service.port, env.host, env.v2, 'POST', '/api/v2/crm/organizationcustomfields', {
+    name: 'tier',
+    label: 'Tier',
+    type: 'text',
+  });
+  await bench.pool.query(
+    `INSERT INTO custom_field_value (environment_id, custom_field_id, entity_id, value)
+     SELECT $1, $2, o.id, 'tier-' || (length(o.id) % 5) FROM organization o WHERE o.environment_id = $1`,
+    [env.id, (field.body as { data: { id: string } }).data.id],
+  );
+  await bench.pool.query('ANALYZE custom_field_value');
 }

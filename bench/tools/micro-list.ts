@@ -1,15 +1,17 @@
 import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
 import { organizationV2 } from '../../apps/api-v2/src/resources/crm/organization.js';
-import { insertOrganizations, startBenchService } from '../support/service.js';
+import { insertOrganizations, startBenchService, withCustomFieldValues } from '../support/service.js';
 
 /**
  * Profiling aid: the stages of a v2 organization list page in process, one at a time (the tRPC
  * call, the v2 mapping, JSON, the loader, the same statement through plain pg), CPU per page.
- * PROFILE=x.cpuprofile also profiles the tRPC call in a loop.   N=300 npx tsx bench/tools/micro-list.ts
+ * PROFILE=x.cpuprofile also profiles the tRPC call in a loop.   [CUSTOM_FIELD=1] N=300 npx tsx bench/tools/micro-list.ts
  */
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
+// CUSTOM_FIELD=1: a text custom field with a value on every organization, as crm-collection has
+if (process.env.CUSTOM_FIELD) await withCustomFieldValues(bench, env);
 const u = await bench.pool.query('SELECT id FROM user_account WHERE environment_id=$1', [env.id]);
 const caller = createCaller({
   prisma: bench.service.database.prisma,

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { organization } from '../../packages/domain/src/crm/organization/organization.entity.js';
 import { backendTimer } from '../support/backend-cpu.js';
 import { organizationBaselineSql } from '../support/baseline.js';
-import { insertOrganizations, startBenchService } from '../support/service.js';
+import { insertOrganizations, startBenchService, withCustomFieldValues } from '../support/service.js';
 
 /**
  * Profiling aid: the organization page statement and variants of it (without each relation, columns
@@ -13,6 +13,8 @@ import { insertOrganizations, startBenchService } from '../support/service.js';
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
+// CUSTOM_FIELD=1: a text custom field with a value on every organization, as crm-collection has
+if (process.env.CUSTOM_FIELD) await withCustomFieldValues(bench, env);
 const ids = 'SELECT t.id FROM organization t WHERE t.environment_id = $1 ORDER BY t.created_at, t.id LIMIT 100';
 const sql = `WITH page AS (${ids}) SELECT ${organization.loader.selectList()} FROM page CROSS JOIN LATERAL (SELECT * FROM organization r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t ORDER BY t.created_at, t.id`;
 const baselineSql = organizationBaselineSql();
@@ -80,6 +82,18 @@ ORDER BY t.created_at, t.id`;
 await time('set-based', (c) => c.query(setBased, [env.id]));
 await time('set-based prepared', (c) => c.query({ name: 'p3', text: setBased, values: [env.id] }));
 const byIds = `SELECT ${organization.loader.selectList()} FROM unnest($2::text[]) WITH ORDINALITY AS page(id, n) CROSS JOIN LATERAL (SELECT * FROM organization r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t ORDER BY page.n`;
+const directChanges = `SELECT ${organization.loader.selectList()} FROM organization t WHERE t.environment_id = $1 AND t.updated_at >= $2 ORDER BY t.updated_at DESC, t.id DESC LIMIT 100`;
+const since = new Date(Date.now() - 3_600_000);
+await time('changes: direct (prepared)', (c) => c.query({ name: 'p9', text: directChanges, values: [env.id, since] }));
+const arrayChanges = `SELECT ${organization.loader.selectList()} FROM unnest(ARRAY(SELECT t FROM organization t WHERE t.environment_id = $1 AND t.updated_at >= $2 ORDER BY t.updated_at DESC, t.id DESC LIMIT 100)) WITH ORDINALITY AS t ORDER BY t.ordinality`;
+await time('changes: rows as an array (prepared)', (c) => c.query({ name: 'p10', text: arrayChanges, values: [env.id, since] }));
+const unnestChanges = `SELECT ${organization.loader.selectList()} FROM unnest(ARRAY(SELECT t.id FROM organization t WHERE t.environment_id = $1 AND t.updated_at >= $2 ORDER BY t.updated_at DESC, t.id DESC LIMIT 100)) WITH ORDINALITY AS page(id, n) CROSS JOIN LATERAL (SELECT * FROM organization r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t ORDER BY page.n`;
+await time('changes: ids as an array (prepared)', (c) => c.query({ name: 'p11', text: unnestChanges, values: [env.id, since] }));
+const direct = `SELECT ${organization.loader.selectList()} FROM organization t WHERE t.environment_id = $1 ORDER BY t.created_at, t.id LIMIT 100`;
+await time('direct (prepared)', (c) => c.query({ name: 'p7', text: direct, values: [env.id] }));
+const rowsArray = `SELECT ${organization.loader.selectList()} FROM unnest(ARRAY(SELECT t FROM organization t WHERE t.environment_id = $1 ORDER BY t.created_at, t.id LIMIT 100)) WITH ORDINALITY AS t ORDER BY t.ordinality`;
+await time('rows as an array (prepared)', (c) => c.query({ name: 'p8', text: rowsArray, values: [env.id] }));
+console.log((await client.query('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements')).rows);
 await time('ids alone', (c) => c.query(ids, [env.id]));
 await time('ids then rows by id (prepared)', async (c) => {
   const r = await c.query<{ id: string }>(ids, [env.id]);

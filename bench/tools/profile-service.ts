@@ -2,7 +2,7 @@ import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { organizationBaselineSql, startBaselineServer } from '../support/baseline.js';
 import { load, row } from '../support/load.js';
-import { insertOrganizations, startBenchService } from '../support/service.js';
+import { insertOrganizations, startBenchService, withCustomFieldValues } from '../support/service.js';
 
 /**
  * Profiling aid (not a benchmark): the service under the organization-list load,
@@ -15,6 +15,8 @@ const pathAndQuery = process.argv[3] ?? '/api/v2/crm/organization?limit=100';
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
+// CUSTOM_FIELD=1: a text custom field with a value on every organization, as crm-collection has
+if (process.env.CUSTOM_FIELD) await withCustomFieldValues(bench, env);
 // PROFILE_BASELINE=1: the plain pg + node:https baseline of the list benchmark instead, for comparison
 const baseline = process.env.PROFILE_BASELINE
   ? await startBaselineServer(() => bench.pool.query(organizationBaselineSql(), [env.id]))

@@ -5,7 +5,7 @@ import { insertOrganizations, serve, startBenchService } from '../support/servic
 /**
  * Profiling aid: every statement a second service process sends to PostgreSQL while it answers
  * N requests (default 200, one at a time), grouped by their first words, per request.
- *   statements-per-request.ts [path-and-query] [N]
+ *   [CONCURRENCY=10] statements-per-request.ts [path-and-query] [N]
  */
 const pathAndQuery = process.argv[2] ?? '/api/v2/crm/organization?limit=100';
 const n = Number(process.argv[3] ?? 200);
@@ -36,7 +36,17 @@ const get = () =>
 for (let i = 0; i < 20; i += 1) await get();
 await new Promise((r) => setTimeout(r, 200));
 log.clear();
-for (let i = 0; i < n; i += 1) await get();
+// CONCURRENCY=10: that many requests in flight at once (statements shared by concurrent requests show)
+const concurrency = Number(process.env.CONCURRENCY ?? 1);
+let next = 0;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next < n) {
+      next += 1;
+      await get();
+    }
+  }),
+);
 await new Promise((r) => setTimeout(r, 200));
 const groups = new Map<string, number>();
 for (const s of log.statements) {
