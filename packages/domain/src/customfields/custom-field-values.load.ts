@@ -66,6 +66,33 @@ export function customFieldValuesJson(entityId: string, environmentParam = '$1')
             WHERE v.environment_id = ${environmentParam} AND v.entity_id = ${entityId})`;
 }
 
+/**
+ * SQL of an entity's custom fields as customFieldViews makes them, as a JSON array (an event's payload
+ * made by PostgreSQL): every definition of `model` in display order with the entity's value, the
+ * option's label as the display value. `entityId` is the row's id expression; $1 is the environment.
+ */
+export function customFieldViewsJson(entityId: string, model: string): string {
+  if (!/^[a-z_]+$/.test(model)) throw new Error(`not a custom-field model key: ${model}`);
+  const option = (columns: string, where: string) =>
+    `(SELECT ${columns} FROM custom_field_option o WHERE o.custom_field_id = f.id AND o.environment_id = $1${where})`;
+  return `COALESCE((SELECT json_agg(json_build_object(
+        'id', f.id, 'name', f.name, 'label', f.label, 'value', v.value, 'type', ty.type, 'renderType', ty.render_type,
+        'position', f.position, 'filterable', f.filterable, 'searchable', f.searchable, 'mandatory', f.mandatory,
+        'valueType', ty.value_type,
+        'group', CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id, 'name', g.name, 'position', g.position,
+                 'model', json_build_object('id', m.id, 'label', m.label), 'type', g.type) END,
+        'options', COALESCE(${option(`json_agg(json_build_object('id', o.id, 'label', o.label, 'value', o.value, 'position', o.position) ORDER BY o.position, o.id)`, '')}, '[]'::json),
+        'displayValue', CASE WHEN v.value IS NULL THEN NULL
+                        ELSE COALESCE(${option('o.label', ' AND o.value = v.value ORDER BY o.position, o.id LIMIT 1')}, v.value) END)
+        ORDER BY f.position, f.created_at, f.id)
+       FROM custom_field f
+       JOIN custom_field_type ty ON ty.id = f.type_id
+       LEFT JOIN custom_field_group g ON g.id = f.group_id
+       LEFT JOIN custom_field_model m ON m.id = g.model_id
+       LEFT JOIN custom_field_value v ON v.custom_field_id = f.id AND v.entity_id = ${entityId} AND v.environment_id = $1
+      WHERE f.environment_id = $1 AND f.model_key = '${model}'), '[]'::json)`;
+}
+
 /** the views of one set of definitions: a remembered read answers the same array to every page while it lasts */
 const viewsOf = new WeakMap<CustomFieldRow[], (values: Record<string, string | null> | null) => CustomFieldValue[]>();
 

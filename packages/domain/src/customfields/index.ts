@@ -21,6 +21,7 @@ export { customFieldsFilter } from './custom-field.sql.js';
 export {
   type CustomFieldValueView,
   customFieldValuesJson,
+  customFieldViewsJson,
   customFieldViews,
   readDefinitions,
 } from './custom-field-values.load.js';

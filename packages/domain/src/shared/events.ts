@@ -1,5 +1,5 @@
 import { type EntityTransaction, transactionReaderOf } from './entity/transaction.js';
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { SCOPED_ENVIRONMENT, type TenantReader } from '@bo/db';
 import { uuidv7 } from './ids.js';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted';
@@ -53,5 +53,29 @@ export async function recordEvent(
       data: (e.data instanceof EventJson ? JSON.parse(e.data.text) : e.data) as object,
     },
   });
+  return id;
+}
+
+/**
+ * Writes the event of a change whose payload PostgreSQL makes in the same statement: `row` is
+ * the entity's row `t` as JSON (EntityLoader.rowJson) read from `table` by the entity's id, or
+ * `{id}` when no row is there (as entityEventData answers). Queued: in a transaction of our own
+ * it goes with the COMMIT, and the write reads nothing back.
+ */
+export async function recordEventOfRow(
+  reader: TenantReader,
+  e: { entityType: string; entityId: string; change: ChangeKind; table: string; row: string },
+): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(e.table)) throw new Error(`unsafe identifier ${e.table}`);
+  const id = uuidv7();
+  await reader.queue(
+    `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
+     VALUES ($2::uuid, $1, $3, $4, $5,
+             COALESCE((SELECT (${e.row})::jsonb FROM "${e.table}" t WHERE t.environment_id = $1 AND t.id = $5),
+                      jsonb_build_object('id', $5::text)),
+             clock_timestamp())`,
+    [id, `${e.entityType}.${e.change}`, e.entityType, e.entityId],
+    { stablePlan: true },
+  );
   return id;
 }
