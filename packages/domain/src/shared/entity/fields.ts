@@ -213,8 +213,17 @@ export const f = {
 };
 
 /** `vatNumber` → `vat_number`: the column and v2 naming convention. */
+const snakeCases = new Map<string, string>();
+
+/** `vatNumber` → `vat_number`; remembered per name (declared names, called at every write) */
 export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let out = snakeCases.get(name);
+  if (out === undefined) {
+    out = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    // names come from declarations and validated inputs; the bound keeps any other use harmless
+    if (snakeCases.size < 10_000) snakeCases.set(name, out);
+  }
+  return out;
 }
 
 export function columnOf(name: string, field: ScalarField): string {
