@@ -7,7 +7,7 @@ import { insertOrganizations, startBenchService, withCustomFieldValues } from '.
  * Profiling aid (not a benchmark): CPU per request of the service process and of its
  * PostgreSQL backends, beside the organization-list baseline (pg + node:https) in the same
  * process. CPU per request stays meaningful on a shared, loaded machine, where req/s does not.
- *   [CUSTOM_FIELD=1] npx tsx bench/tools/cpu-per-request.ts [path-and-query | changes] [seconds]
+ *   [CUSTOM_FIELD=1] [ROWS=100000] npx tsx bench/tools/cpu-per-request.ts [path-and-query | changes] [seconds]
  */
 // `changes` as the path: the change-tracking page (500 rows newer than `since`), beside the baseline
 // reading the same page; any other path is compared with the first page's baseline
@@ -19,7 +19,7 @@ const pathAndQuery = changes
 const seconds = Number(process.argv[3] ?? 6);
 const bench = await startBenchService();
 const env = await bench.environment('bench');
-await insertOrganizations(bench.pool, env.id, 10_000);
+await insertOrganizations(bench.pool, env.id, Number(process.env.ROWS ?? 10_000));
 // CUSTOM_FIELD=1: a text custom field with a value on every organization, as crm-collection has
 if (process.env.CUSTOM_FIELD) await withCustomFieldValues(bench, env);
 const database = new URL(bench.url).pathname.slice(1);
