@@ -1,4 +1,4 @@
-import { load, row } from './support/load.js';
+import { interleavedRounds, load, row } from './support/load.js';
 import { insertOrganizations, startBenchService } from './support/service.js';
 import { organizationBaselineSql, startBaselineServer } from './support/baseline.js';
 import { record } from './support/summary.js';
@@ -6,8 +6,12 @@ import { record } from './support/summary.js';
 /**
  * GET /api/v2/crm/organization?limit=100 over 10,000 organizations at 10
  * concurrent connections, beside a baseline in the same process: the same page
- * read with plain pg (one query with joins) and written with node:https.
+ * read with plain pg (one query with joins) and written with node:https, in interleaved rounds
+ * (BENCH_ROUNDS, default 3, of BENCH_DURATION seconds, default 6).
  */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_DURATION ?? 6);
+
 export default async function run(): Promise<void> {
   const bench = await startBenchService();
   const env = await bench.environment('bench');
@@ -17,20 +21,23 @@ export default async function run(): Promise<void> {
   const baselinePort = baseline.port;
 
   try {
+    const baseUrl = `https://127.0.0.1:${baselinePort}/`;
+    const page = (seconds: number) =>
+      load({
+        url: `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization?limit=100`,
+        headers: { ...env.v2, host: env.host },
+        seconds,
+      });
     // warm both up so the first measured second is not a cold start
-    await load({ url: `https://127.0.0.1:${baselinePort}/`, seconds: 2 });
-    await load({
-      url: `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization?limit=100`,
-      headers: { ...env.v2, host: env.host },
-      seconds: 2,
+    await load({ url: baseUrl, seconds: 2 });
+    await page(2);
+    const { base, api } = await interleavedRounds(ROUNDS, {
+      base: () => load({ url: baseUrl, seconds: SECONDS }),
+      api: () => page(SECONDS),
     });
-    const base = await load({ url: `https://127.0.0.1:${baselinePort}/`, seconds: 8 });
-    const api = await load({
-      url: `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization?limit=100`,
-      headers: { ...env.v2, host: env.host },
-      seconds: 8,
-    });
-    console.log('10,000 organizations, pages of 100, 10 connections, 8 s each');
+    console.log(
+      `10,000 organizations, pages of 100, 10 connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each (req/s the mean, p99 the median)`,
+    );
     console.log(row('baseline (pg + node:https, same page)', base));
     console.log(row('GET /api/v2/crm/organization?limit=100', api));
     console.log(

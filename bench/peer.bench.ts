@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { type RunningDirectus, startDirectus } from './peer/directus.js';
 import { installPeer, type PeerInstall } from './peer/install.js';
-import { type LoadResult, load } from './support/load.js';
+import { combineRounds, type LoadResult, load } from './support/load.js';
 import { type BenchService, insertOrganizations, startBenchService } from './support/service.js';
 import { call } from './support/setup.js';
 import { record } from './support/summary.js';
@@ -117,36 +117,8 @@ async function checkSameAnswers(
   );
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-
-interface Totals {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** req/s as the mean of the rounds; p50 and p99 as the median of the rounds (one noisy round does not decide) */
-function totals(rs: LoadResult[]): Totals {
-  return {
-    rps: rs.reduce((s, r) => s + r.requestsPerSecond, 0) / rs.length,
-    p50: median(rs.map((r) => r.p50)),
-    p99: median(rs.map((r) => r.p99)),
-    non2xx: rs.reduce((s, r) => s + r.non2xx, 0),
-    errors: rs.reduce((s, r) => s + r.errors, 0),
-  };
-}
-
-function line(
-  label: string,
-  r: { requestsPerSecond?: number; rps?: number; p50: number; p99: number; non2xx: number; errors: number },
-) {
-  const rps = r.rps ?? r.requestsPerSecond ?? 0;
+function line(label: string, r: LoadResult) {
+  const rps = r.requestsPerSecond;
   const bad = r.non2xx || r.errors ? `   non-2xx ${r.non2xx} errors ${r.errors} (figure not valid)` : '';
   return `  ${label.padEnd(36)} ${rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(0).padStart(4)} ms   p99 ${r.p99.toFixed(0).padStart(4)} ms${bad}`;
 }
@@ -270,9 +242,9 @@ export default async function run(): Promise<void> {
     );
     for (const w of workloads) {
       const r = results.get(w)!;
-      const ours = totals(r.ours);
-      const peer = totals(r.peer);
-      const ratio = ours.rps / peer.rps;
+      const ours = combineRounds(r.ours);
+      const peer = combineRounds(r.peer);
+      const ratio = ours.requestsPerSecond / peer.requestsPerSecond;
       const p99Ratio = ours.p99 / Math.max(peer.p99, 1);
       const valid = !(ours.non2xx || ours.errors || peer.non2xx || peer.errors);
       console.log(`${w.name}`);
@@ -285,8 +257,8 @@ export default async function run(): Promise<void> {
       record({
         benchmark: 'peer',
         figure: `${w.name} beside Directus 11, req/s, ${CONNECTIONS} connections`,
-        value: `${ours.rps.toFixed(0)} req/s, p99 ${ours.p99.toFixed(0)} ms${note}`,
-        baseline: `Directus ${peer.rps.toFixed(0)} req/s, p99 ${peer.p99.toFixed(0)} ms`,
+        value: `${ours.requestsPerSecond.toFixed(0)} req/s, p99 ${ours.p99.toFixed(0)} ms${note}`,
+        baseline: `Directus ${peer.requestsPerSecond.toFixed(0)} req/s, p99 ${peer.p99.toFixed(0)} ms`,
         ratio,
         atLeast: TARGET,
       });

@@ -60,3 +60,40 @@ export async function load(opts: {
 export function row(label: string, r: LoadResult): string {
   return `${label.padEnd(44)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}  errors ${r.errors}`;
 }
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+/** req/s as the mean of the rounds; p50 and p99 as the median of the rounds (one noisy round does not decide) */
+export function combineRounds(rs: LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: rs.reduce((s, r) => s + r.requestsPerSecond, 0) / rs.length,
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    non2xx: rs.reduce((s, r) => s + r.non2xx, 0),
+    errors: rs.reduce((s, r) => s + r.errors, 0),
+  };
+}
+
+/**
+ * Measures each side once per round, in an order turned round every round (a, b, c; c, b, a; …),
+ * and combines each side's rounds: on a shared machine whose speed drifts by tens of percent
+ * within minutes, a service and its baseline measured once each, minutes apart, give a ratio
+ * that says more about the drift than about the two.
+ */
+export async function interleavedRounds<K extends string>(
+  rounds: number,
+  sides: Record<K, () => Promise<LoadResult>>,
+  onRound?: (round: number) => void,
+): Promise<Record<K, LoadResult>> {
+  const names = Object.keys(sides) as K[];
+  const seen = new Map<K, LoadResult[]>(names.map((k) => [k, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    onRound?.(round);
+    for (const k of round % 2 ? names : [...names].reverse()) seen.get(k)?.push(await sides[k]());
+  }
+  return Object.fromEntries(names.map((k) => [k, combineRounds(seen.get(k) ?? [])])) as Record<K, LoadResult>;
+}
