@@ -1,8 +1,7 @@
-import { loadavg } from 'node:os';
 import pg from 'pg';
 import { CREATE_BODY, CREATE_NAME_ONLY_BODY, startCreateBaseline, startCreateService } from './support/baseline.js';
 import { interleavedRounds, load, row } from './support/load.js';
-import { record } from './support/summary.js';
+import { loadAverage, record } from './support/summary.js';
 
 /**
  * POST /api/v2/crm/organization at 10 concurrent connections (issue 15, "v2 create
@@ -16,11 +15,6 @@ import { record } from './support/summary.js';
  */
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-const load1 = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 export default async function run(): Promise<void> {
   const { bench, env } = await startCreateService();
@@ -38,11 +32,10 @@ export default async function run(): Promise<void> {
     // warm both up so the first measured second is not a cold start
     await drive(baseUrl, 2);
     await drive(apiUrl, 2);
-    const { base, api } = await interleavedRounds(
-      ROUNDS,
-      { base: () => drive(baseUrl, DURATION_S), api: () => drive(apiUrl, DURATION_S) },
-      (round) => console.log(`round ${round}/${ROUNDS}, load average ${load1()}`),
-    );
+    const { base, api } = await interleavedRounds(ROUNDS, {
+      base: () => drive(baseUrl, DURATION_S),
+      api: () => drive(apiUrl, DURATION_S),
+    });
     console.log(
       `${label}, 10 connections, ${ROUNDS} interleaved rounds of ${DURATION_S} s each (req/s the mean, p99 the median)`,
     );
@@ -50,7 +43,7 @@ export default async function run(): Promise<void> {
     console.log(row('POST /api/v2/crm/organization', api));
     console.log(
       `ratio (service / baseline): throughput ${(api.requestsPerSecond / base.requestsPerSecond).toFixed(2)}, ` +
-        `p99 ${(api.p99 / Math.max(base.p99, 1)).toFixed(2)}x   (target: throughput ratio >= 0.5)   load average ${load1()}`,
+        `p99 ${(api.p99 / Math.max(base.p99, 1)).toFixed(2)}x   (target: throughput ratio >= 0.5)   load average ${loadAverage()}`,
     );
     record({
       benchmark: 'organization-create',

@@ -1,7 +1,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { summaryTable } from './support/summary.js';
+import { loadAverage, summaryTable } from './support/summary.js';
 
 /**
  * `pnpm bench` runs every bench/*.bench.ts; `pnpm bench <name>` runs the ones whose
@@ -21,7 +21,7 @@ if (files.length === 0) {
 }
 
 for (const file of files) {
-  console.log(`\n=== ${file}`);
+  console.log(`\n=== ${file}   (load average ${loadAverage()})`);
   const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: () => Promise<void> };
   await mod.default();
 }

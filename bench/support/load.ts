@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { loadAverage } from './summary.js';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -87,12 +88,11 @@ export function combineRounds(rs: LoadResult[]): LoadResult {
 export async function interleavedRounds<K extends string>(
   rounds: number,
   sides: Record<K, () => Promise<LoadResult>>,
-  onRound?: (round: number) => void,
 ): Promise<Record<K, LoadResult>> {
   const names = Object.keys(sides) as K[];
   const seen = new Map<K, LoadResult[]>(names.map((k) => [k, []]));
   for (let round = 1; round <= rounds; round += 1) {
-    onRound?.(round);
+    console.log(`  round ${round}/${rounds}: ${names.join(', ')}   (load average ${loadAverage()})`);
     for (const k of round % 2 ? names : [...names].reverse()) seen.get(k)?.push(await sides[k]());
   }
   return Object.fromEntries(names.map((k) => [k, combineRounds(seen.get(k) ?? [])])) as Record<K, LoadResult>;

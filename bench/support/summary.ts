@@ -15,6 +15,13 @@ export interface SummaryRow {
 
 const rows: SummaryRow[] = [];
 
+/** the machine's load average (1, 5 and 15 minutes), as every benchmark prints it */
+export function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+}
+
 /** Records a figure; `atLeast`/`atMost` compare the ratio with the target. */
 export function record(r: {
   benchmark: string;
@@ -37,9 +44,7 @@ export function record(r: {
     ratio,
     target,
     met,
-    load: loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' '),
+    load: loadAverage(),
   });
 }
 
