@@ -198,12 +198,10 @@ export default async function bench(): Promise<void> {
         p50: r.p50,
         errors: r.errors + r.non2xx,
       });
-      const side = (url: string) => drive({ url, seconds: DURATION_S, connections: CONNECTIONS });
+      const side = (url: string, sideHeaders?: Record<string, string>) =>
+        drive({ url, seconds: DURATION_S, connections: CONNECTIONS, headers: sideHeaders });
       const rounds = await interleavedRounds(ROUNDS, {
-        service: async () => {
-          const f = await measure(service.port, host, headers, urlOfA);
-          return { requestsPerSecond: f.rps, p50: f.p50, p99: f.p99, non2xx: 0, errors: f.errors };
-        },
+        service: () => side(`https://127.0.0.1:${service.port}${urlOfA}`, { ...headers, host }),
         plain: () => side(baseline.url),
         narrow: () => side(narrow.url),
       });
