@@ -148,7 +148,8 @@ async function ensurePostgres(mayStart) {
     if (await pgAnswers(target)) return null;
     if (Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
   } while (Date.now() < deadline);
-  const why = `${start.stderr ?? ''}`.trim().split('\n').filter(Boolean).pop() ?? `exit ${start.status}`;
+  const said = `${start.stderr ?? ''}\n${start.stdout ?? ''}`.trim().split('\n').filter(Boolean);
+  const why = said.length > 0 ? `${said[0].trim()}, exit ${start.status}` : `exit ${start.status}`;
   return `PostgreSQL is not answering on ${where} and starting cluster ${version}/${name} failed (${why}): ${startIt}`;
 }
 
