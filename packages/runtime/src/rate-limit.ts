@@ -73,31 +73,51 @@ export async function createRateLimit(
   // statement per block instead of one per request. A block is taken only while the budget
   // last seen has room for many (near the end of a budget every request is counted alone, so
   // no one gets past the limit); a block ends with its window, and its unused points are
-  // lost, at most 1% of the limit per process and window.
+  // lost, at most one block per process and window.
+  // One statement per key is in flight at a time in a process: requests that arrive while a
+  // block is being taken wait for it and share it, instead of each taking a block of its own
+  // and overwriting the others' (which spent the budget on points nobody served).
   const blockSize = Math.max(1, Math.min(MAX_BLOCK, Math.floor(opts.perMinute / 100)));
   const blocks = new Map<string, { left: number; remaining: number; until: number }>();
+  const taking = new Map<string, Promise<RateLimiterRes | null>>();
+  const take = (key: string): Promise<RateLimiterRes | null> => {
+    const block = blocks.get(key);
+    const now = Date.now();
+    const roomy = block !== undefined && now < block.until && block.remaining >= blockSize * 4;
+    const points = roomy ? blockSize : 1;
+    const pending = (requests as RateLimiterPostgres).consume(key, points).then(
+      (res) => {
+        if (blocks.size > 100_000) blocks.clear();
+        blocks.set(key, { left: points, remaining: res.remainingPoints, until: now + res.msBeforeNext });
+        return null;
+      },
+      (err: unknown) => {
+        if (err instanceof RateLimiterRes) {
+          blocks.delete(key);
+          return err;
+        }
+        throw err;
+      },
+    );
+    const settled = pending.finally(() => taking.delete(key));
+    taking.set(key, settled);
+    return settled;
+  };
   return {
     async consume(key) {
       if (!requests) return null;
-      const now = Date.now();
-      const block = blocks.get(key);
-      if (block && block.left > 0 && now < block.until) {
-        block.left -= 1;
-        return { allowed: true, limit: opts.perMinute, remaining: block.remaining + block.left, retryAfterSeconds: 0 };
-      }
-      const roomy = block !== undefined && now < block.until && block.remaining >= blockSize * 4;
-      const points = roomy ? blockSize : 1;
-      try {
-        const res = await requests.consume(key, points);
-        if (blocks.size > 100_000) blocks.clear();
-        blocks.set(key, { left: points - 1, remaining: res.remainingPoints, until: now + res.msBeforeNext });
-        return { allowed: true, limit: opts.perMinute, remaining: res.remainingPoints + points - 1, retryAfterSeconds: 0 };
-      } catch (err) {
-        if (err instanceof RateLimiterRes) {
-          blocks.delete(key);
-          return refused(opts.perMinute, err);
+      for (;;) {
+        const block = blocks.get(key);
+        if (block && block.left > 0 && Date.now() < block.until) {
+          block.left -= 1;
+          return { allowed: true, limit: opts.perMinute, remaining: block.remaining + block.left, retryAfterSeconds: 0 };
         }
-        throw err;
+        const inFlight = taking.get(key);
+        const refusal = await (inFlight ?? take(key));
+        // a refusal of the statement this request started is its answer; one it waited for
+        // is checked again (another block may have come in meanwhile)
+        if (refusal && !inFlight) return refused(opts.perMinute, refusal);
+        if (refusal && !blocks.get(key)?.left) return refused(opts.perMinute, refusal);
       }
     },
     async authAllowed(address) {
@@ -113,15 +133,21 @@ export async function createRateLimit(
     },
     async authFailed(address) {
       if (!failures) return;
+      // the failure that spends the last point blocks the address at once: N allowed means N
+      // attempts, the next one refused (blocking only when a consume fails let N + 1 through)
+      let msBeforeNext: number;
       try {
-        await failures.consume(address);
+        const res = await failures.consume(address);
+        if (res.remainingPoints > 0) return;
+        msBeforeNext = res.msBeforeNext;
       } catch (err) {
         if (!(err instanceof RateLimiterRes)) throw err;
-        // over the burst: this process refuses the address from memory until the window ends
-        // (the count itself is shared, so every process blocks it at its next failure)
-        if (blocked.size > 100_000) blocked.clear();
-        blocked.set(address, Date.now() + err.msBeforeNext);
+        msBeforeNext = err.msBeforeNext;
       }
+      // over the burst: this process refuses the address from memory until the window ends
+      // (the count itself is shared, so every process blocks it at its next failure)
+      if (blocked.size > 100_000) blocked.clear();
+      blocked.set(address, Date.now() + msBeforeNext);
     },
     close: () => pool.end(),
   };

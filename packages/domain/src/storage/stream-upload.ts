@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { z } from 'zod';
-import { UnavailableError, ValidationError } from '../shared/errors.js';
+import { BadRequestError, UnavailableError, ValidationError } from '../shared/errors.js';
 import { newEntityId } from '../shared/ids.js';
 import type { FileStorage } from '../shared/storage.js';
 import type { UserContext } from '../trpc.js';
@@ -48,6 +48,13 @@ export async function receiveFile(
     throw err;
   }
   try {
+    // a body that ended before its declared length was cut short (the client closed early):
+    // what arrived is not the file, whatever it looks like
+    if (file.declaredLength != null && size !== file.declaredLength) {
+      throw new BadRequestError(
+        `the body was cut short: ${size} of the ${file.declaredLength} bytes its Content-Length declares`,
+      );
+    }
     if (size === 0) throw new ValidationError([{ path: 'file', message: 'the file is empty', code: 'too_small' }]);
     const inspected = await inspectStored(storage, key, {
       fileName,

@@ -47,7 +47,8 @@ export function sendStoredFile(
   res.setHeader('Content-Type', file.contentType);
   let range: { start: number; end: number } | undefined;
   const ifRange = req.headers['if-range'];
-  if (req.headers.range && (!ifRange || ifRange === file.etag)) {
+  // only byte ranges are served in part (RFC 9110 14.2: a range unit the server does not know is ignored)
+  if (req.headers.range && /^\s*bytes\s*=/i.test(req.headers.range) && (!ifRange || ifRange === file.etag)) {
     const parsed = req.range(file.size, { combine: true });
     if (parsed === -1) {
       res.setHeader('Content-Range', `bytes */${file.size}`);
