@@ -453,7 +453,7 @@ class Compiler {
     const segments = key.path.split('.');
     let current = model;
     let currentAlias = alias;
-    const joins: string[] = [];
+    const joins: { from: string; on: string }[] = [];
     for (let i = 0; i < segments.length - 1; i += 1) {
       const rel = own(current.relations, segments[i] ?? '');
       if (!rel) throw new ListQueryError(parameter, `sort: unknown field "${key.path}"`);
@@ -463,7 +463,10 @@ class Compiler {
       const target = rel.model();
       const ra = this.nextAlias();
       const extra = rel.where ? ` AND ${rel.where(ra)}` : '';
-      joins.push(`${ident(target.table)} ${ra}|${ra}.${ident(rel.remote)} = ${currentAlias}.${ident(rel.local)}${extra}`);
+      joins.push({
+        from: `${ident(target.table)} ${ra}`,
+        on: `${ra}.${ident(rel.remote)} = ${currentAlias}.${ident(rel.local)}${extra}`,
+      });
       current = target;
       currentAlias = ra;
     }
@@ -474,9 +477,8 @@ class Compiler {
     const column = fieldSql(field, currentAlias);
     if (joins.length === 0) return column;
     // nested to-one sort: a scalar sub-query through the chain of relations
-    const [first, ...others] = joins.map((j) => j.split('|') as [string, string]);
-    const from = [first?.[0], ...others.map(([t]) => t)].join(', ');
-    const where = [first?.[1], ...others.map(([, w]) => w)].join(' AND ');
+    const from = joins.map((j) => j.from).join(', ');
+    const where = joins.map((j) => j.on).join(' AND ');
     return `(SELECT ${column} FROM ${from} WHERE ${where} LIMIT 1)`;
   }
 }

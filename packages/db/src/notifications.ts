@@ -4,6 +4,7 @@
 // hint that something changed, never the change itself: callers keep a poll as the
 // fallback and read the database for what changed.
 import pg from 'pg';
+import { destroySocket } from './pg-internals.js';
 import { isEmbeddedPoolConfig } from './pool.js';
 
 export interface NotificationLog {
@@ -173,7 +174,7 @@ class SharedListener {
       if (result !== 'late' || this.client !== client) return;
       this.log?.warn({ timeoutMs: this.health.timeoutMs }, 'notification listener connection does not answer; reconnecting');
       // end() would wait for a peer that is gone: destroy the socket, which ends the client
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      destroySocket(client);
     });
   }
 

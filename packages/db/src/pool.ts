@@ -13,8 +13,8 @@
 //   database, which cannot interrupt a statement, the caller stops waiting).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import net from 'node:net';
 import pg from 'pg';
+import { forgetPreparedStatement, isPipelined, sendCancelRequest } from './pg-internals.js';
 import { fastTypes } from './timestamps.js';
 
 export interface RequestScope {
@@ -162,7 +162,7 @@ class PreparingClient extends pg.Client {
       const named = { ...config, name };
       if (evicted === undefined) return super.query(named, values, callback);
       // pipelined, every statement must be written in the order asked: the DEALLOCATE and then the query at once
-      if ((this as unknown as { pipeline?: boolean }).pipeline) {
+      if (isPipelined(this)) {
         super.query(`DEALLOCATE "${evicted}"`, () => {});
         return super.query(named, values, callback);
       }
@@ -190,11 +190,7 @@ class PreparingClient extends pg.Client {
     const oldest = this.prepared.keys().next().value;
     if (oldest === undefined) return undefined;
     this.prepared.delete(oldest);
-    const { connection } = this as unknown as {
-      connection: { parsedStatements: Record<string, string>; submittedNamedStatements?: Record<string, string> };
-    };
-    delete connection.parsedStatements[oldest];
-    delete connection.submittedNamedStatements?.[oldest];
+    forgetPreparedStatement(this, oldest);
     return oldest;
   }
 }
@@ -400,25 +396,6 @@ export class GuardedPool extends pg.Pool {
     }, 100);
     again.unref();
   }
-}
-
-/**
- * PostgreSQL's own CancelRequest (what psql sends on Ctrl-C): a 16-byte packet on a new
- * connection naming the backend and its secret key; no authentication, no statement.
- */
-function sendCancelRequest(client: pg.PoolClient): void {
-  const c = client as unknown as { processID?: number; secretKey?: number; host?: string; port?: number };
-  if (typeof c.processID !== 'number' || typeof c.secretKey !== 'number') return;
-  const packet = Buffer.alloc(16);
-  packet.writeInt32BE(16, 0);
-  packet.writeInt32BE(80877102, 4);
-  packet.writeInt32BE(c.processID, 8);
-  packet.writeInt32BE(c.secretKey, 12);
-  const host = c.host ?? 'localhost';
-  const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${c.port ?? 5432}`) : net.connect(c.port ?? 5432, host);
-  socket.setTimeout(5_000, () => socket.destroy());
-  socket.on('error', () => {}); // the statement has ended on its own, or the server is gone
-  socket.on('connect', () => socket.end(packet));
 }
 
 /** Any other pool of the service (rate limiter, job queue): the same rules of the database, no request guards. */

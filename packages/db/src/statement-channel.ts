@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ReadOptions } from './client.js';
+import { type CorkableStream, corkableStream } from './pg-internals.js';
 import { type GuardedPool, PREPARED, sqlError } from './pool.js';
 
 /** The connection a transaction holds, to send its raw statements on directly. */
@@ -15,8 +16,6 @@ export interface TransactionConnection {
   pipelined?: boolean;
 }
 
-type Stream = { cork(): void; uncork(): void };
-
 const timedOut = () => sqlError('57014', 'canceling statement due to statement timeout');
 
 /**
@@ -30,11 +29,10 @@ const timedOut = () => sqlError('57014', 'canceling statement due to statement t
 export class StatementChannel {
   private failure: unknown;
   private corked = false;
-  private readonly stream: Stream | null;
+  private readonly stream: CorkableStream | null;
 
   constructor(private readonly connection: TransactionConnection) {
-    const stream = (connection.client as unknown as { connection?: { stream?: Partial<Stream> } }).connection?.stream;
-    this.stream = stream?.cork && stream.uncork ? (stream as Stream) : null;
+    this.stream = corkableStream(connection.client);
   }
 
   get pipelined(): boolean {

@@ -1,5 +1,6 @@
 import { type PrismaClient, poolOf, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
 import { type IndexedOrders, indexedOrders } from './indexed-orders.js';
+import { setPipelined } from './pg-internals.js';
 import { type CheckoutCapture, capturingCheckouts, type GuardedPool, sqlError } from './pool.js';
 import { StatementChannel, type TransactionConnection } from './statement-channel.js';
 import type { RememberedChannel } from './remembered.js';
@@ -213,7 +214,6 @@ async function sqlTransaction<T>(
   const client = await pool.connect();
   // pg's pipeline mode, for this transaction only (the embedded database takes one statement at a time)
   const pipelined = !pool.embedded;
-  const settable = client as unknown as { pipeline: boolean };
   // as Prisma's transaction would: past its time the write is rolled back, whatever it still sends
   let expired = false;
   const timer = setTimeout(() => {
@@ -222,7 +222,7 @@ async function sqlTransaction<T>(
   timer.unref();
   const channel = new StatementChannel({ client, pool, isOpen: () => !expired, pipelined });
   let broken: unknown;
-  settable.pipeline = pipelined;
+  setPipelined(client, pipelined);
   try {
     await channel.queue('BEGIN');
     const result = await write(transactionReader(NO_RAW_TRANSACTION, environmentId, channel));
@@ -240,7 +240,7 @@ async function sqlTransaction<T>(
     throw err;
   } finally {
     clearTimeout(timer);
-    settable.pipeline = false;
+    setPipelined(client, false);
     // a connection whose ROLLBACK failed is in no known state: the pool closes it
     client.release(broken instanceof Error ? broken : undefined);
   }

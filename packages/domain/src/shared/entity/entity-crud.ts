@@ -1,6 +1,6 @@
 import { type CompiledList, compileList, inTransaction, type ListQuery, ListQueryError, type TenantReader } from '@bo/db';
 import type { UserContext } from '../../trpc.js';
-import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError } from '../errors.js';
+import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError, sqlStateOf } from '../errors.js';
 import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
@@ -335,9 +335,9 @@ export async function writtenEntity<E extends AnyEntity>(ctx: UserContext, entit
   return restrictRelations(ctx, entity, [written.row as EntityRow<E>])[0] as EntityRow<E>;
 }
 
+/** foreign_key_violation, from pg directly or wrapped by Prisma */
 function isForeignKeyViolation(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.message} ${JSON.stringify((err as { meta?: unknown }).meta ?? '')}` : '';
-  return text.includes('23503') || text.includes('foreign key');
+  return sqlStateOf(err)?.code === '23503';
 }
 
 export async function deleteEntity(
