@@ -1,6 +1,13 @@
 import { z } from 'zod';
+import { defineJob } from '../../shared/jobs.js';
 
-export const INVOICE_DRAFT_REQUEST_JOB = 'invoice-draft-request';
+/** The job behind invoiceDraftRequest.create: drafts the request's invoices in the worker. */
+export const invoiceDraftRequestJob = defineJob({
+  name: 'invoice-draft-request',
+  version: 1,
+  payload: z.object({ environmentId: z.string().min(1), requestId: z.string().min(1) }),
+});
+export type InvoiceDraftJobData = z.output<typeof invoiceDraftRequestJob.payload>;
 
 /** A request to draft invoices for the chosen projects, in domain terms. */
 export const createInvoiceDraftRequestInput = z.object({
