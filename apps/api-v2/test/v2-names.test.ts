@@ -69,3 +69,66 @@ describe('v2 names: records out', () => {
     expect(checked).toBeGreaterThan(5000);
   });
 });
+
+describe('v2 names: renaming at every depth', () => {
+  const names = v2Names({ organizationsize: 'organizationSize', line_1: 'line1' });
+
+  it('objects nested in objects and in arrays are renamed, exceptions included; null stays null at every depth', () => {
+    const record = {
+      relationType: { id: 'r', colorCode: null },
+      visitingAddress: { line1: 'Main 1', postalCode: null, countryRef: { isoCode: 'NL' } },
+      organizationSize: null,
+      contactPersons: [
+        { fullName: 'A', workEmail: null, mailingLists: [{ listName: 'x' }] },
+        { fullName: 'B', workEmail: 'b@x', mailingLists: [] },
+      ],
+      tagMatrix: [[{ tagName: 'a' }], [], [null]],
+      plainList: ['camelCase', 1, null, true],
+      noteText: null,
+    };
+    expect(names.output(record)).toEqual({
+      relation_type: { id: 'r', color_code: null },
+      visiting_address: { line_1: 'Main 1', postal_code: null, country_ref: { iso_code: 'NL' } },
+      organizationsize: null,
+      contact_persons: [
+        { full_name: 'A', work_email: null, mailing_lists: [{ list_name: 'x' }] },
+        { full_name: 'B', work_email: 'b@x', mailing_lists: [] },
+      ],
+      tag_matrix: [[{ tag_name: 'a' }], [], [null]],
+      // values are never renamed, only keys
+      plain_list: ['camelCase', 1, null, true],
+      note_text: null,
+    });
+    expect(names.output(null)).toBeNull();
+    expect(names.output([null, { someKey: null }])).toEqual([null, { some_key: null }]);
+    expect(names.output('fooBar')).toBe('fooBar');
+  });
+
+  it('a record of many keys (past the size V8 keeps in fast mode when built key by key) is renamed like a small one, row after row', () => {
+    const wide = (row: number) =>
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`fieldNumber${i}`, i % 5 === 0 ? null : `${row}:${i}`]));
+    for (let row = 0; row < 3; row += 1) {
+      const out = names.output(wide(row)) as Record<string, unknown>;
+      expect(Object.keys(out)).toEqual(Array.from({ length: 40 }, (_, i) => `field_number${i}`));
+      expect(out.field_number0).toBeNull();
+      expect(out.field_number39).toBe(`${row}:39`);
+    }
+  });
+
+  it('a v2 body is renamed to domain names at every depth, arrays and null included', () => {
+    expect(
+      names.input({
+        relation_type: { id: 'r' },
+        organizationsize: null,
+        visiting_address: { line_1: 'Main 1', postal_code: null },
+        contact_persons: [{ work_email: 'a@x', mailing_lists: [{ list_name: 'x' }] }, null],
+      }),
+    ).toEqual({
+      relationType: { id: 'r' },
+      organizationSize: null,
+      visitingAddress: { line1: 'Main 1', postalCode: null },
+      contactPersons: [{ workEmail: 'a@x', mailingLists: [{ listName: 'x' }] }, null],
+    });
+    expect(names.input(null)).toBeNull();
+  });
+});

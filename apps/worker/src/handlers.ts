@@ -1,17 +1,12 @@
 import type { NotificationListener } from '@bo/db';
-import type { JobContext } from '@bo/domain';
+import { type AnyJobDefinition, type JobContext, type JobPayloadOf, readJobData } from '@bo/domain';
 import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
 import { expireUploadsHandler } from './handlers/expire-uploads.js';
 import { refreshStatisticsHandler } from './handlers/refresh-statistics.js';
 import { webhookDeliveryLoop } from './handlers/webhook-delivery.js';
 
-/**
- * A kind of background job. Each module adds its handlers to `jobHandlers`
- * below, in a file of its own under handlers/; the worker creates the queues
- * and works them.
- */
-export interface JobHandler {
-  name: string;
+/** How the worker runs a kind of job (pg-boss's queue settings and polling). */
+export interface JobHandlerOptions {
   /** retries with exponential back-off; pg-boss keeps the attempt count */
   retryLimit?: number;
   retryDelaySeconds?: number;
@@ -23,7 +18,38 @@ export interface JobHandler {
   /** jobs fetched per poll */
   batchSize?: number;
   pollingIntervalSeconds?: number;
-  handle(job: { id: string; data: Record<string, unknown> }, ctx: JobContext): Promise<void>;
+}
+
+/**
+ * A kind of background job as the worker runs it. Each module adds its handler to
+ * `jobHandlers` below, in a file of its own under handlers/, made by `jobHandler` from the
+ * job's definition; the worker creates the queues and works them.
+ */
+export interface JobHandler extends JobHandlerOptions {
+  /** the definition's name: the queue's */
+  name: string;
+  version: number;
+  /** the received job's data is checked against the definition before the work starts */
+  handle(job: { id: string; data: unknown }, ctx: JobContext): Promise<void>;
+}
+
+/**
+ * The handler of a job definition: `work` receives the payload the definition declares,
+ * checked on receipt (a job whose data does not match fails, and pg-boss retries it).
+ */
+export function jobHandler<Job extends AnyJobDefinition>(
+  job: Job,
+  options: JobHandlerOptions,
+  work: (job: { id: string; data: JobPayloadOf<Job> }, ctx: JobContext) => Promise<unknown>,
+): JobHandler {
+  return {
+    ...options,
+    name: job.name,
+    version: job.version,
+    async handle(received, ctx) {
+      await work({ id: received.id, data: readJobData(job, received.data) }, ctx);
+    },
+  };
 }
 
 export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUploadsHandler, refreshStatisticsHandler];

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { JobQueue, JobSendOptions } from '@bo/domain';
+import { type AnyJobDefinition, type JobPayloadInputOf, type JobQueue, type JobSendOptions, jobData } from '@bo/domain';
 
 /** pg-boss on the service's own PostgreSQL (its tables live in the `pgboss` schema). */
 export function createBoss(
@@ -25,13 +25,19 @@ export function createBoss(
 export class PgBossJobQueue implements JobQueue {
   constructor(private readonly boss: PgBoss) {}
 
-  async send(name: string, data: Record<string, unknown>, opts: JobSendOptions): Promise<string | null> {
+  async send<Job extends AnyJobDefinition>(
+    job: Job,
+    payload: JobPayloadInputOf<Job>,
+    opts: JobSendOptions,
+  ): Promise<string | null> {
+    // checked before anything is written: a payload its definition refuses is never queued
+    const data = jobData(job, payload);
     const db = {
       executeSql: async (text: string, values: unknown[]) => ({
         rows: await opts.tx.$queryRawUnsafe<unknown[]>(text, ...values),
       }),
     };
-    return this.boss.send(name, data, {
+    return this.boss.send(job.name, data, {
       db,
       singletonKey: opts.singletonKey,
       startAfter: opts.startAfterSeconds,

@@ -1,5 +1,5 @@
 import { createNotificationListener, type NotificationListenerOptions, type PrismaClient } from '@bo/db';
-import { type Clock, type JobContext, type JobQueue, systemClock } from '@bo/domain';
+import { type Clock, JOB_VERSION_KEY, type JobContext, type JobQueue, systemClock } from '@bo/domain';
 import type { FileStorage } from '@bo/domain/shared/storage';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import type { Logger } from 'pino';
@@ -61,8 +61,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       expireInSeconds: h.expireInSeconds ?? 15 * 60,
     } as PgBoss.Queue);
     if (!work) continue;
-    if (h.schedule) await boss.schedule(h.name, h.schedule, {});
-    await boss.work<Record<string, unknown>>(
+    // a schedule's jobs carry the version of the payload they were scheduled with
+    if (h.schedule) await boss.schedule(h.name, h.schedule, { [JOB_VERSION_KEY]: h.version });
+    await boss.work<unknown>(
       h.name,
       { batchSize: h.batchSize ?? 1, pollingIntervalSeconds: h.pollingIntervalSeconds ?? 1 },
       async (jobs) => {

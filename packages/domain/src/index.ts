@@ -17,9 +17,18 @@ export {
 } from '@bo/db';
 export type { ListLimits } from '@bo/db';
 export { environmentFromHost } from './auth/host.js';
-export type { JobContext, JobQueue, JobSendOptions } from './shared/jobs.js';
+export type {
+  AnyJobDefinition,
+  JobContext,
+  JobDefinition,
+  JobPayloadInputOf,
+  JobPayloadOf,
+  JobQueue,
+  JobSendOptions,
+} from './shared/jobs.js';
+export { defineJob, JOB_VERSION_KEY, jobData, readJobData } from './shared/jobs.js';
 export { scopedDb } from './shared/context.js';
-export { INVOICE_DRAFT_REQUEST_JOB } from './invoices/draft-request/invoice-draft-request.schema.js';
+export { invoiceDraftRequestJob } from './invoices/draft-request/invoice-draft-request.schema.js';
 export { runInvoiceDraftRequest } from './invoices/draft-request/run-invoice-draft-request.js';
 export type { AnyEntity, Entity, EntityRow } from './shared/entity/index.js';
 export { MaintenanceReader, describeMaintenance, ALL_ENVIRONMENTS } from './maintenance/maintenance.js';

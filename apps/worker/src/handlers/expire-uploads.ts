@@ -1,12 +1,7 @@
-import { expireUploads } from '@bo/domain/uploads/expire-uploads';
-import type { JobHandler } from '../handlers.js';
+import { expireUploads, expireUploadsJob } from '@bo/domain/uploads/expire-uploads';
+import { jobHandler } from '../handlers.js';
 
 /** Every minute: unfinished (or finished, never used) uploads past their expiry go, with their bytes. */
-export const expireUploadsHandler: JobHandler = {
-  name: 'uploads.expire',
-  schedule: '* * * * *',
-  retryLimit: 2,
-  async handle(_job, ctx) {
-    await expireUploads(ctx);
-  },
-};
+export const expireUploadsHandler = jobHandler(expireUploadsJob, { schedule: '* * * * *', retryLimit: 2 }, (_job, ctx) =>
+  expireUploads(ctx),
+);

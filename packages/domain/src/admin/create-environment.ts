@@ -9,7 +9,12 @@ export const createEnvironmentInput = z.object({
   name: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'an environment name is a DNS label: a-z, 0-9 and -'),
 });
 
-export async function createEnvironment(ctx: DomainContext, input: z.infer<typeof createEnvironmentInput>) {
+export const createdEnvironmentSchema = z.object({ id: z.string(), name: z.string() });
+
+export async function createEnvironment(
+  ctx: DomainContext,
+  input: z.infer<typeof createEnvironmentInput>,
+): Promise<z.infer<typeof createdEnvironmentSchema>> {
   const existing = await ctx.prisma.environment.findUnique({ where: { name: input.name } });
   if (existing) throw new ConflictError(`environment ${input.name} exists already`);
   const env = await ctx.prisma.environment.create({ data: { id: newEntityId('environment'), name: input.name } });

@@ -10,8 +10,13 @@ export const createTokenInput = z.object({
   label: z.string().optional(),
 });
 
+export const createdTokenSchema = z.object({ id: z.string(), key: z.string(), secret: z.string() });
+
 /** The secret is returned this once; only its hash is stored. */
-export async function createToken(ctx: DomainContext, input: z.infer<typeof createTokenInput>) {
+export async function createToken(
+  ctx: DomainContext,
+  input: z.infer<typeof createTokenInput>,
+): Promise<z.infer<typeof createdTokenSchema>> {
   const env = await environmentByName(ctx, input.environment);
   const user = await userByEmail(ctx, env.id, input.user);
   const { key, secret } = newTokenCredentials();

@@ -12,7 +12,12 @@ export const createUserInput = z.object({
   rights: rightsSchema,
 });
 
-export async function createUser(ctx: DomainContext, input: z.infer<typeof createUserInput>) {
+export const createdUserSchema = z.object({ id: z.string(), email: z.string(), rights: rightsSchema });
+
+export async function createUser(
+  ctx: DomainContext,
+  input: z.infer<typeof createUserInput>,
+): Promise<z.infer<typeof createdUserSchema>> {
   const env = await environmentByName(ctx, input.environment);
   const exists = await ctx.prisma.user.findUnique({
     where: { environmentId_email: { environmentId: env.id, email: input.email } },

@@ -4,7 +4,23 @@ import { environmentByName } from './environment-lookup.js';
 
 export const listTokensInput = z.object({ environment: z.string() });
 
-export async function listTokens(ctx: DomainContext, input: z.infer<typeof listTokensInput>) {
+/** A token as the admin CLI lists it: date-times in ISO 8601, never the secret. */
+export const adminTokenSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  /** the user's e-mail */
+  user: z.string(),
+  label: z.string().nullable(),
+  active: z.boolean(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  deactivatedAt: z.iso.datetime().nullable(),
+});
+
+export async function listTokens(
+  ctx: DomainContext,
+  input: z.infer<typeof listTokensInput>,
+): Promise<z.infer<typeof adminTokenSchema>[]> {
   const env = await environmentByName(ctx, input.environment);
   const tokens = await ctx.prisma.apiToken.findMany({
     where: { environmentId: env.id },

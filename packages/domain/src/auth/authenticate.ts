@@ -13,6 +13,16 @@ export const authenticateInput = z.object({
 });
 export type AuthenticateInput = z.infer<typeof authenticateInput>;
 
+/** A token's user in its environment, as authenticate answers it (the shared UserPrincipal). */
+export const userPrincipalSchema = z.object({
+  kind: z.literal('user'),
+  environmentId: z.string(),
+  environmentName: z.string(),
+  userId: z.string(),
+  tokenId: z.string().nullable(),
+  rights: rightsSchema,
+}) satisfies z.ZodType<UserPrincipal>;
+
 interface TokenRow {
   id: string;
   environmentId: string;

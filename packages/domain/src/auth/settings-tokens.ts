@@ -37,7 +37,9 @@ export async function listEnvironmentTokens(ctx: UserContext): Promise<SettingsT
   }));
 }
 
-export async function listEnvironmentUsers(ctx: UserContext): Promise<{ id: string; email: string }[]> {
+export const environmentUserSchema = z.object({ id: z.string(), email: z.string() });
+
+export async function listEnvironmentUsers(ctx: UserContext): Promise<z.infer<typeof environmentUserSchema>[]> {
   return ctx.db.user.findMany({ where: { isActive: true }, select: { id: true, email: true }, orderBy: { email: 'asc' } });
 }
 
@@ -46,7 +48,18 @@ export const createSettingsTokenInput = z.object({
   label: z.string().trim().max(100, 'a label is at most 100 characters').optional(),
 });
 
-export async function createEnvironmentToken(ctx: UserContext, input: z.infer<typeof createSettingsTokenInput>) {
+/** a new token: its secret is answered this once */
+export const createdSettingsTokenSchema = z.object({
+  id: z.string(),
+  userEmail: z.string(),
+  key: z.string(),
+  secret: z.string(),
+});
+
+export async function createEnvironmentToken(
+  ctx: UserContext,
+  input: z.infer<typeof createSettingsTokenInput>,
+): Promise<z.infer<typeof createdSettingsTokenSchema>> {
   const user = await ctx.db.user.findFirst({ where: { id: input.userId, isActive: true } });
   if (!user) throw new ValidationError([{ path: 'userId', message: 'no active user with this id here', code: 'not_found' }]);
   const { key, secret } = newTokenCredentials();
@@ -63,7 +76,12 @@ export async function createEnvironmentToken(ctx: UserContext, input: z.infer<ty
   return { id: token.id, userEmail: user.email, key, secret };
 }
 
-export async function deactivateEnvironmentToken(ctx: UserContext, id: string): Promise<{ id: string; active: false }> {
+export const deactivatedSettingsTokenSchema = z.object({ id: z.string(), active: z.literal(false) });
+
+export async function deactivateEnvironmentToken(
+  ctx: UserContext,
+  id: string,
+): Promise<z.infer<typeof deactivatedSettingsTokenSchema>> {
   const token = await ctx.db.apiToken.findFirst({ where: { id } });
   if (!token) throw new NotFoundError('token', id);
   if (!token.deactivatedAt) await ctx.db.apiToken.update({ where: { id }, data: { deactivatedAt: ctx.clock.now() } });

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { rawRead } from '@bo/db';
 import { z } from 'zod';
-import type { DomainContext, UserPrincipal } from '../shared/context.js';
+import type { DomainContext } from '../shared/context.js';
 import { NotFoundError, UnauthenticatedError } from '../shared/errors.js';
 import { newEntityId } from '../shared/ids.js';
 import { rightsSchema } from '../shared/rights.js';
-import { findEnvironmentId } from './authenticate.js';
+import { findEnvironmentId, userPrincipalSchema } from './authenticate.js';
 import { hashPassword, passwordMatches } from './password.js';
 import type { UserContext } from '../trpc.js';
 import { hashSecret } from './token-secret.js';
@@ -19,14 +19,23 @@ import { hashSecret } from './token-secret.js';
 export const SESSION_HOURS = 8;
 export const LOGIN_LINK_MINUTES = 30;
 
-export interface WebSession {
-  sessionId: string;
-  csrfToken: string;
-  expiresAt: Date;
-  email: string;
-  name: string;
-  principal: UserPrincipal;
-}
+export const webSessionSchema = z.object({
+  sessionId: z.string(),
+  csrfToken: z.string(),
+  expiresAt: z.date(),
+  email: z.string(),
+  name: z.string(),
+  principal: userPrincipalSchema,
+});
+export type WebSession = z.infer<typeof webSessionSchema>;
+
+/** A new session: the secret for the cookie (only its hash is stored) and when it ends. */
+export const openedSessionSchema = z.object({ secret: z.string(), expiresAt: z.date() });
+export type OpenedSession = z.infer<typeof openedSessionSchema>;
+
+export const loggedOutSchema = z.object({ ended: z.number().int() });
+export const passwordSetSchema = z.object({ email: z.string() });
+export const loginLinkSchema = z.object({ email: z.string(), secret: z.string(), expiresAt: z.date() });
 
 export const loginInput = z.object({
   environment: z.string(),
@@ -40,11 +49,7 @@ async function environmentId(ctx: DomainContext, name: string): Promise<string> 
   return id;
 }
 
-async function openSession(
-  ctx: DomainContext,
-  environmentId: string,
-  userId: string,
-): Promise<{ secret: string; expiresAt: Date }> {
+async function openSession(ctx: DomainContext, environmentId: string, userId: string): Promise<OpenedSession> {
   const secret = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3600_000);
@@ -63,7 +68,7 @@ async function openSession(
 }
 
 /** E-mail and password: a new session's secret (for the cookie), or Unauthenticated, saying nothing of which was wrong. */
-export async function login(ctx: DomainContext, input: z.infer<typeof loginInput>): Promise<{ secret: string; expiresAt: Date }> {
+export async function login(ctx: DomainContext, input: z.infer<typeof loginInput>): Promise<OpenedSession> {
   const envId = await environmentId(ctx, input.environment);
   const user = await ctx.prisma.user.findFirst({
     where: { environmentId: envId, email: { equals: input.email, mode: 'insensitive' } },
@@ -122,7 +127,7 @@ export async function resolveSession(
 }
 
 /** Logging out ends every session of the user, in every browser. */
-export async function logoutEverywhere(ctx: UserContext): Promise<{ ended: number }> {
+export async function logoutEverywhere(ctx: UserContext): Promise<z.infer<typeof loggedOutSchema>> {
   const ended = await ctx.db.webSession.updateMany({
     where: { userId: ctx.principal.userId, endedAt: null },
     data: { endedAt: ctx.clock.now() },
@@ -140,7 +145,10 @@ async function userOf(ctx: DomainContext, environment: string, email: string) {
 }
 
 /** admin CLI: sets a user's password (hashed with Argon2id). */
-export async function setPassword(ctx: DomainContext, input: { environment: string; email: string; password: string }) {
+export async function setPassword(
+  ctx: DomainContext,
+  input: { environment: string; email: string; password: string },
+): Promise<z.infer<typeof passwordSetSchema>> {
   const user = await userOf(ctx, input.environment, input.email);
   const passwordHash = await hashPassword(input.password);
   await ctx.prisma.user.update({ where: { id: user.id }, data: { passwordHash } });
@@ -148,7 +156,10 @@ export async function setPassword(ctx: DomainContext, input: { environment: stri
 }
 
 /** admin CLI: a one-time sign-in link's secret, valid for LOGIN_LINK_MINUTES. */
-export async function createLoginLink(ctx: DomainContext, input: { environment: string; email: string }) {
+export async function createLoginLink(
+  ctx: DomainContext,
+  input: { environment: string; email: string },
+): Promise<z.infer<typeof loginLinkSchema>> {
   const user = await userOf(ctx, input.environment, input.email);
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(ctx.clock.now().getTime() + LOGIN_LINK_MINUTES * 60_000);
@@ -168,7 +179,7 @@ export async function createLoginLink(ctx: DomainContext, input: { environment: 
 export async function consumeLoginLink(
   ctx: DomainContext,
   input: { environment: string; secret: string },
-): Promise<{ secret: string; expiresAt: Date }> {
+): Promise<OpenedSession> {
   const envId = await environmentId(ctx, input.environment);
   const now = ctx.clock.now();
   // used and checked in one statement: two clicks cannot both sign in

@@ -1,4 +1,8 @@
-import type { JobContext } from '../shared/jobs.js';
+import { z } from 'zod';
+import { defineJob, type JobContext } from '../shared/jobs.js';
+
+/** Every minute (a schedule of the worker's): refreshStatistics. */
+export const refreshStatisticsJob = defineJob({ name: 'database.refresh-statistics', version: 1, payload: z.object({}) });
 
 /**
  * Tables whose rows changed this much since their last ANALYZE get analyzed again:

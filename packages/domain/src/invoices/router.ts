@@ -11,7 +11,7 @@ import {
 import { moduleProcedure, router } from '../trpc.js';
 import { createInvoiceDraftRequest } from './draft-request/create-invoice-draft-request.js';
 import { getInvoiceDraftRequest } from './draft-request/get-invoice-draft-request.js';
-import { createInvoiceDraftRequestInput } from './draft-request/invoice-draft-request.schema.js';
+import { createInvoiceDraftRequestInput, invoiceDraftRequestSchema } from './draft-request/invoice-draft-request.schema.js';
 import { createInvoice } from './invoice/create-invoice.js';
 import { invoice } from './invoice/invoice.entity.js';
 import { creditInvoiceInput, createInvoiceInput, sendInvoiceInput, updateInvoiceInput } from './invoice/invoice.schema.js';
@@ -28,9 +28,11 @@ export const invoicesRouter = router({
   invoiceDraftRequest: router({
     create: moduleProcedure('invoices', 'write')
       .input(createInvoiceDraftRequestInput)
+      .output(invoiceDraftRequestSchema)
       .mutation(({ ctx, input }) => createInvoiceDraftRequest(ctx, input)),
     get: moduleProcedure('invoices', 'read')
       .input(z.object({ id: z.string().min(1) }))
+      .output(invoiceDraftRequestSchema)
       .query(({ ctx, input }) => getInvoiceDraftRequest(ctx, input.id)),
   }),
   /** invoices: drafts are written and deleted; a draft is sent (numbered), a sent one credited */

@@ -16,12 +16,15 @@ export const maintenanceOnInput = z.object({
 
 export const maintenanceOffInput = z.object({ environment: z.string().min(1).optional() });
 
-export interface MaintenanceWindow {
-  scope: string;
-  message: string | null;
-  endsAt: Date | null;
-  startedAt: Date;
-}
+export const maintenanceWindowSchema = z.object({
+  scope: z.string(),
+  message: z.string().nullable(),
+  endsAt: z.date().nullable(),
+  startedAt: z.date(),
+});
+export type MaintenanceWindow = z.infer<typeof maintenanceWindowSchema>;
+
+export const maintenanceEndedSchema = z.object({ scope: z.string(), ended: z.boolean() });
 
 async function scopeOf(ctx: DomainContext, environment: string | undefined): Promise<string> {
   if (environment === undefined) return ALL_ENVIRONMENTS;
@@ -39,7 +42,7 @@ export async function maintenanceOn(ctx: DomainContext, input: z.infer<typeof ma
 export async function maintenanceOff(
   ctx: DomainContext,
   input: z.infer<typeof maintenanceOffInput>,
-): Promise<{ scope: string; ended: boolean }> {
+): Promise<z.infer<typeof maintenanceEndedSchema>> {
   const scope = await scopeOf(ctx, input.environment);
   const { count } = await ctx.prisma.maintenanceWindow.deleteMany({ where: { scope } });
   return { scope, ended: count > 0 };

@@ -30,8 +30,11 @@ import {
 } from './reference/assignmentstatus.entity.js';
 import { createAssignmentStatus, updateAssignmentStatus } from './reference/assignmentstatus.write.js';
 import { projectStatus } from './reference/projectstatus.entity.js';
-import { getAdvanceServiceConfiguration } from './service/commands/advance-service-configuration.js';
-import { buildProjectService } from './service/commands/build-project-service.js';
+import {
+  advanceServiceConfigurationSchema,
+  getAdvanceServiceConfiguration,
+} from './service/commands/advance-service-configuration.js';
+import { buildProjectService, builtServiceSchema } from './service/commands/build-project-service.js';
 import { createAcquisitionService } from './service/create-acquisition-service.js';
 import { createAdvanceService } from './service/create-advance-service.js';
 import { createProjectService } from './service/create-project-service.js';
@@ -40,7 +43,12 @@ import { duplicateProjectService } from './service/duplicate-project-service.js'
 import { editAcquisitionService } from './service/edit-acquisition-service.js';
 import { editAdvanceService, missingAdvanceService } from './service/edit-advance-service.js';
 import { editProjectService } from './service/edit-project-service.js';
-import { planningBudgetInput, projectPlanningBudget, servicePlanningBudget } from './service/planning-budget.js';
+import {
+  planningBudgetInput,
+  planningBudgetSchema,
+  projectPlanningBudget,
+  servicePlanningBudget,
+} from './service/planning-budget.js';
 import { projectService } from './service/project-service.entity.js';
 import {
   buildProjectServiceInput,
@@ -73,6 +81,7 @@ export const projectsRouter = router({
     delete: entityDelete(project, deleteProject),
     planningBudget: read()
       .input(z.object({ id, data: planningBudgetInput }))
+      .output(planningBudgetSchema)
       .query(({ ctx, input }) => projectPlanningBudget(ctx, input.id, input.data)),
   }),
   service: router({
@@ -88,6 +97,7 @@ export const projectsRouter = router({
       ),
     planningBudget: read()
       .input(z.object({ id, data: planningBudgetInput }))
+      .output(planningBudgetSchema)
       .query(({ ctx, input }) => servicePlanningBudget(ctx, input.id, input.data)),
   }),
   assignment: assignmentRouter,
@@ -116,9 +126,11 @@ export const projectsRouter = router({
     edit: entityUpdateCommand(projectService, updateProjectServiceInput, editProjectService),
     build: write()
       .input(buildProjectServiceInput)
+      .output(builtServiceSchema)
       .mutation(({ ctx, input }) => buildProjectService(ctx, input, 'invoiceable')),
     buildAcquisition: write()
       .input(buildProjectServiceInput)
+      .output(builtServiceSchema)
       .mutation(({ ctx, input }) => buildProjectService(ctx, input, 'acquisition')),
     acquisition: router({
       create: entityCreateCommand(projectService, createAcquisitionServiceInput, createAcquisitionService),
@@ -127,6 +139,7 @@ export const projectsRouter = router({
     advance: router({
       configuration: read()
         .input(z.object({}))
+        .output(advanceServiceConfigurationSchema)
         .query(({ ctx }) => getAdvanceServiceConfiguration(ctx)),
       create: entityCreateCommand(projectService, createAdvanceServiceInput, createAdvanceService),
       edit: entityUpdateCommand(projectService, updateAdvanceServiceInput, editAdvanceService, missingAdvanceService),

@@ -17,6 +17,7 @@ export const saleRouter = router({
   delete: entityDelete(sale, deleteSale),
   duplicate: moduleProcedure('sales', 'write')
     .input(idInputSchema.extend({ data: duplicateSaleInput }))
+    .output(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => duplicateSale(ctx, input.id, input.data)),
   convertToProject: moduleProcedure('sales', 'write')
     .input(idInputSchema.extend({ data: z.object({}).optional() }))

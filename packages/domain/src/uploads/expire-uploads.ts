@@ -1,4 +1,8 @@
-import type { JobContext } from '../shared/jobs.js';
+import { z } from 'zod';
+import { defineJob, type JobContext } from '../shared/jobs.js';
+
+/** Every minute (a schedule of the worker's): expireUploads. */
+export const expireUploadsJob = defineJob({ name: 'uploads.expire', version: 1, payload: z.object({}) });
 
 /**
  * Removes uploads past their expiry that never became a document, with their

@@ -8,33 +8,45 @@ import { listDeliveries } from './list-deliveries.js';
 import { listWebhooks } from './list-webhooks.js';
 import { resendDelivery } from './resend-delivery.js';
 import { createWebhookSchema, editWebhookSchema, idSchema, pagedInputSchema } from './webhook.schema.js';
+import { createdWebhookSchema, deletedWebhookSchema, pagedSchema, webhookDeliverySchema, webhookSchema } from './webhook.view.js';
+
+const webhookPage = pagedSchema(webhookSchema);
+const deliveryPage = pagedSchema(webhookDeliverySchema);
 
 export const webhooksRouter = router({
   webhook: router({
     create: moduleProcedure('webhooks', 'write')
       .input(createWebhookSchema)
+      .output(createdWebhookSchema)
       .mutation(({ ctx, input }) => createWebhook(ctx, input)),
     list: moduleProcedure('webhooks', 'read')
       .input(pagedInputSchema)
+      .output(webhookPage)
       .query(({ ctx, input }) => listWebhooks(ctx, input)),
     get: moduleProcedure('webhooks', 'read')
       .input(idSchema)
+      .output(webhookSchema)
       .query(({ ctx, input }) => getWebhook(ctx, input.id)),
     edit: moduleProcedure('webhooks', 'write')
       .input(editWebhookSchema)
+      .output(webhookSchema)
       .mutation(({ ctx, input }) => editWebhook(ctx, input)),
     delete: moduleProcedure('webhooks', 'write')
       .input(idSchema)
+      .output(deletedWebhookSchema)
       .mutation(({ ctx, input }) => deleteWebhook(ctx, input.id)),
     delivery: router({
       list: moduleProcedure('webhooks', 'read')
         .input(pagedInputSchema)
+        .output(deliveryPage)
         .query(({ ctx, input }) => listDeliveries(ctx, input)),
       get: moduleProcedure('webhooks', 'read')
         .input(idSchema)
+        .output(webhookDeliverySchema)
         .query(({ ctx, input }) => getDelivery(ctx, input.id)),
       resend: moduleProcedure('webhooks', 'write')
         .input(idSchema)
+        .output(webhookDeliverySchema)
         .mutation(({ ctx, input }) => resendDelivery(ctx, input.id)),
     }),
   }),

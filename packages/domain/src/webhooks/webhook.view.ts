@@ -1,41 +1,62 @@
 import type { Models } from '@bo/db';
+import { z } from 'zod';
+import { DELIVERY_STATUSES } from './webhook.schema.js';
 
 /** A subscription as the domain answers it; the secret is never part of it (only create answers it). */
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const webhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  isActive: z.boolean(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
 
-export interface WebhookAttempt {
-  attempt: number;
-  statusCode: number | null;
-  error: string | null;
-  latencyMs: number | null;
-  startedAt: Date;
-}
+/** create's answer: the subscription and, this once, its signing secret */
+export const createdWebhookSchema = webhookSchema.extend({ secret: z.string() });
+
+export const webhookAttemptSchema = z.object({
+  attempt: z.number().int(),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  latencyMs: z.number().int().nullable(),
+  startedAt: z.date(),
+});
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
 
 /** One delivery of an event to a subscription, with its attempts in order. */
-export interface WebhookDelivery {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
   /** only while the delivery is pending */
-  nextAttemptAt: Date | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  log: WebhookAttempt[];
+  nextAttemptAt: z.date().nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  log: z.array(webhookAttemptSchema),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** A page of a webhook list, as `paged` answers it. */
+export function pagedSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    itemsPerPage: z.number().int(),
+    totalItems: z.number().int(),
+    totalPages: z.number().int(),
+  });
 }
+
+export const deletedWebhookSchema = z.object({ id: z.string() });
 
 export function webhookOf(w: Models.WebhookSubscriptionModel): Webhook {
   return {

@@ -7,8 +7,8 @@ import { newEntityId } from '../../shared/ids.js';
 import type { UserContext } from '../../trpc.js';
 import {
   type CreateInvoiceDraftRequestInput,
-  INVOICE_DRAFT_REQUEST_JOB,
   type InvoiceDraftRequest,
+  invoiceDraftRequestJob,
 } from './invoice-draft-request.schema.js';
 import { invoiceDraftRequestOf, loadInvoiceDraftRequest } from './invoice-draft-request.view.js';
 
@@ -50,7 +50,7 @@ export async function createInvoiceDraftRequest(
       },
     });
     await jobs.send(
-      INVOICE_DRAFT_REQUEST_JOB,
+      invoiceDraftRequestJob,
       { environmentId: ctx.principal.environmentId, requestId: id },
       { tx, singletonKey: id },
     );

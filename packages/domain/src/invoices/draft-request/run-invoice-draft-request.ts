@@ -1,5 +1,4 @@
 import { SCOPED_ENVIRONMENT, type TenantReader, transactionReader } from '@bo/db';
-import { z } from 'zod';
 import { scopedDb } from '../../shared/context.js';
 import { entityEventData, type EntityTransaction as Db } from '../../shared/entity/index.js';
 import { recordEvent } from '../../shared/events.js';
@@ -7,9 +6,8 @@ import { newEntityId } from '../../shared/ids.js';
 import type { JobContext } from '../../shared/jobs.js';
 import { invoice } from '../invoice/invoice.entity.js';
 import { defaultPaymentTerm, dueDateOf, type StoredLineInput, writeLines } from '../invoice/invoice.write.js';
+import type { InvoiceDraftJobData } from './invoice-draft-request.schema.js';
 import { DRAFT_SOURCES } from './sources/index.js';
-
-export const invoiceDraftJobData = z.object({ environmentId: z.string().min(1), requestId: z.string().min(1) });
 
 type Outcome = { status: 'drafted' | 'skipped'; message: string | null; invoiceId: string | null };
 
@@ -77,8 +75,7 @@ export async function draftForProject(
  * transaction that also marks its progress, under a row lock: a retried or
  * duplicated job never drafts a project twice, and progress is visible as it goes.
  */
-export async function runInvoiceDraftRequest(ctx: JobContext, raw: Record<string, unknown>): Promise<void> {
-  const data = invoiceDraftJobData.parse(raw);
+export async function runInvoiceDraftRequest(ctx: JobContext, data: InvoiceDraftJobData): Promise<void> {
   const db = scopedDb(ctx.prisma, data.environmentId);
   const request = await db.invoiceDraftRequest.findFirst({ where: { id: data.requestId } });
   if (!request) {

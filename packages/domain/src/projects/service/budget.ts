@@ -6,11 +6,12 @@ import { z } from 'zod';
  * come from the hour registrations (duration × the tariff booked) and the
  * expenses (amount × tariff) of the service, summed in SQL (`spentSql`).
  */
-export interface Budget {
-  hours: { amountBudget: number; amountSpent: number; valueBudget: number; valueSpent: number };
-  costs: { valueBudget: number; valueSpent: number };
-  total: { valueBudget: number; valueSpent: number; valueInvoiced: number };
-}
+export const budgetSchema = z.object({
+  hours: z.object({ amountBudget: z.number(), amountSpent: z.number(), valueBudget: z.number(), valueSpent: z.number() }),
+  costs: z.object({ valueBudget: z.number(), valueSpent: z.number() }),
+  total: z.object({ valueBudget: z.number(), valueSpent: z.number(), valueInvoiced: z.number() }),
+});
+export type Budget = z.infer<typeof budgetSchema>;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 

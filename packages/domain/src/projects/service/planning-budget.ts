@@ -3,7 +3,7 @@ import { getEntity } from '../../shared/entity/index.js';
 import { dateInput } from '../../shared/numbers.js';
 import type { UserContext } from '../../trpc.js';
 import { project } from '../project/project.entity.js';
-import { type Budget, type Spent, serviceBudget, sumBudgets } from './budget.js';
+import { budgetSchema, type Spent, serviceBudget, sumBudgets } from './budget.js';
 import { projectService } from './project-service.entity.js';
 import type { serviceHourTypeShape } from './project-service.shapes.js';
 
@@ -14,22 +14,25 @@ export const planningBudgetInput = z.object({
 });
 export type PlanningBudgetInput = z.infer<typeof planningBudgetInput>;
 
-export interface HourTypeBudget {
+export const hourTypeBudgetSchema = z.object({
   /** the service line */
-  id: string;
-  hourTypeId: string;
-  label: string;
-  amountBudget: number;
-  valueBudget: number;
-  amountSpent: number;
-  valueSpent: number;
-}
+  id: z.string(),
+  hourTypeId: z.string(),
+  label: z.string(),
+  amountBudget: z.number(),
+  valueBudget: z.number(),
+  amountSpent: z.number(),
+  valueSpent: z.number(),
+});
+export type HourTypeBudget = z.infer<typeof hourTypeBudgetSchema>;
 
-export interface PlanningBudget extends Budget {
-  untilDate: string | null;
+export const planningBudgetSchema = budgetSchema.extend({
+  /** a calendar date, `YYYY-MM-DD` */
+  untilDate: z.string().nullable(),
   /** only when asked for `by` hour type */
-  hourTypes?: HourTypeBudget[];
-}
+  hourTypes: z.array(hourTypeBudgetSchema).optional(),
+});
+export type PlanningBudget = z.infer<typeof planningBudgetSchema>;
 
 /** Hours spent per service and hour type, and costs per service, until a day: summed in SQL. */
 interface SpentRows {

@@ -1,16 +1,18 @@
+import { z } from 'zod';
 import type { EntityTransaction } from '../../../shared/entity/index.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import type { UserContext } from '../../../trpc.js';
 
 /** The settings advance services are made with. */
-export interface AdvanceServiceConfiguration {
+export const advanceServiceConfigurationSchema = z.object({
   /** the name an advance service gets when the request names none */
-  name: string;
-  defaultServiceId: string | null;
-  invoiceMethod: 'fixed_price';
-  vatClassId: string | null;
-  revenueGroupId: string | null;
-}
+  name: z.string(),
+  defaultServiceId: z.string().nullable(),
+  invoiceMethod: z.literal('fixed_price'),
+  vatClassId: z.string().nullable(),
+  revenueGroupId: z.string().nullable(),
+});
+export type AdvanceServiceConfiguration = z.infer<typeof advanceServiceConfigurationSchema>;
 
 export function loadAdvanceConfiguration(tx: Pick<EntityTransaction, 'advanceServiceConfiguration'>) {
   return tx.advanceServiceConfiguration.findFirst();

@@ -2,34 +2,46 @@ import { defaultService } from '../../../services/defaultservice/defaultservice.
 import { ValidationError, type Violation } from '../../../shared/errors.js';
 import type { UserContext } from '../../../trpc.js';
 import { resolveBillable } from '../billable.js';
-import { DEFAULT_SUBSCRIPTION_CYCLE, type InvoiceMethod, type SubscriptionCycle } from '../invoice-method.js';
+import { z } from 'zod';
+import { DEFAULT_SUBSCRIPTION_CYCLE, INVOICE_METHODS, type InvoiceMethod, SUBSCRIPTION_CYCLES } from '../invoice-method.js';
 import type { BuildProjectServiceInput } from '../project-service.schema.js';
 
 /** What a new service would get from a default service on a project; nothing is stored. */
-export interface BuiltService {
-  kind: 'invoiceable' | 'acquisition';
-  projectId: string;
-  defaultServiceId: string;
-  name: string;
-  explanation: string | null;
+export const builtServiceSchema = z.object({
+  kind: z.enum(['invoiceable', 'acquisition']),
+  projectId: z.string(),
+  defaultServiceId: z.string(),
+  name: z.string(),
+  explanation: z.string().nullable(),
   /** null for an acquisition service */
-  invoiceMethod: InvoiceMethod | null;
-  subscriptionCycle: SubscriptionCycle | null;
-  price: number | null;
-  trackHours: boolean;
-  trackCost: boolean;
-  vatClassId: string | null;
-  revenueGroupId: string | null;
-  hourTypes: { hourTypeId: string; label: string; tariff: number | null; budgetedAmount: number | null; billable: boolean }[];
-  costTypes: {
-    costTypeId: string;
-    label: string;
-    tariff: number | null;
-    purchaseTariff: number | null;
-    budgetedAmount: number | null;
-    billable: boolean;
-  }[];
-}
+  invoiceMethod: z.enum(INVOICE_METHODS).nullable(),
+  subscriptionCycle: z.enum(SUBSCRIPTION_CYCLES).nullable(),
+  price: z.number().nullable(),
+  trackHours: z.boolean(),
+  trackCost: z.boolean(),
+  vatClassId: z.string().nullable(),
+  revenueGroupId: z.string().nullable(),
+  hourTypes: z.array(
+    z.object({
+      hourTypeId: z.string(),
+      label: z.string(),
+      tariff: z.number().nullable(),
+      budgetedAmount: z.number().nullable(),
+      billable: z.boolean(),
+    }),
+  ),
+  costTypes: z.array(
+    z.object({
+      costTypeId: z.string(),
+      label: z.string(),
+      tariff: z.number().nullable(),
+      purchaseTariff: z.number().nullable(),
+      budgetedAmount: z.number().nullable(),
+      billable: z.boolean(),
+    }),
+  ),
+});
+export type BuiltService = z.infer<typeof builtServiceSchema>;
 
 /**
  * projectService.build and projectService.build.acquisition: the configuration
