@@ -465,7 +465,8 @@ class Compiler {
       const extra = rel.where ? ` AND ${rel.where(ra)}` : '';
       joins.push({
         from: `${ident(target.table)} ${ra}`,
-        on: `${ra}.${ident(rel.remote)} = ${currentAlias}.${ident(rel.local)}${extra}`,
+        // scoped like every filter's join: a sort never reads another environment's row
+        on: `${ra}.${ident(rel.remote)} = ${currentAlias}.${ident(rel.local)}${this.tenantClause(target, ra)}${extra}`,
       });
       current = target;
       currentAlias = ra;

@@ -566,9 +566,9 @@ describe('list compiler: sort', () => {
     );
   });
 
-  it('a to-one path sorts by a scalar sub-query through each relation', () => {
+  it('a to-one path sorts by a scalar sub-query through each relation, each scoped to the environment', () => {
     expect(compile({ orderBy: [{ path: 'country.region.name', dir: 'asc' }] }).orderSql).toMatchInlineSnapshot(
-      `"(SELECT r2."name" FROM "country" r1, "region" r2 WHERE r1."id" = t."country_id" AND r2."id" = r1."region_id" LIMIT 1) ASC, t."id" ASC"`,
+      `"(SELECT r2."name" FROM "country" r1, "region" r2 WHERE r1."id" = t."country_id" AND r1.environment_id = $1 AND r2."id" = r1."region_id" LIMIT 1) ASC, t."id" ASC"`,
     );
   });
 

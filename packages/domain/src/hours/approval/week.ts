@@ -26,6 +26,19 @@ export async function weekStateOf(w: WriteContext, employeeId: string, weekStart
   return last?.status ?? 'open';
 }
 
+/**
+ * Takes an employee's week for the rest of the transaction. Every write the week's state
+ * governs takes it before reading that state: a transition, and a booking of hours in the week.
+ * So a booking and a submission of its week never interleave: the booking either commits first
+ * (and the submission then moves its hours too) or reads the submitted week and is refused.
+ */
+export async function lockWeek(w: WriteContext, employeeId: string, weekStart: Date): Promise<void> {
+  await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':week:' || $2 || ':' || $3, 0))`, [
+    employeeId,
+    iso(weekStart),
+  ]);
+}
+
 /** Which transitions a week may make: submit an open or rejected week, approve or reject a submitted one, reopen any other. */
 const ALLOWED: Record<ApprovalState, ApprovalState[]> = {
   submitted: ['open', 'rejected'],
@@ -41,11 +54,8 @@ const ALLOWED: Record<ApprovalState, ApprovalState[]> = {
  */
 export async function transitionWeek(w: WriteContext, employeeId: string, day: Date, to: ApprovalState): Promise<string> {
   const weekStart = weekStartOf(day);
-  // one transition of a week at a time
-  await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':week:' || $2 || ':' || $3, 0))`, [
-    employeeId,
-    iso(weekStart),
-  ]);
+  // one transition of a week at a time, and none while a booking in the week is being written
+  await lockWeek(w, employeeId, weekStart);
   const from = await weekStateOf(w, employeeId, weekStart);
   if (!ALLOWED[to].includes(from)) {
     throw approvalError('invalid_transition', `The week of ${iso(weekStart)} is ${from}; it cannot become ${to}.`);

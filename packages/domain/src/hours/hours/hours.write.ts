@@ -3,7 +3,7 @@ import { deleteCustomFieldValues, writeCustomFields } from '../../customfields/i
 import type { EntityCreate, EntityRemove, EntityUpdate, WriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
-import { weekStateOf, weekStartOf } from '../approval/week.js';
+import { lockWeek, weekStateOf, weekStartOf } from '../approval/week.js';
 import { type CreateHoursInput, MINUTES_PER_DAY, type UpdateHoursInput } from './hours.schema.js';
 
 /** Refusals of a booking carry a stable code in their text (contract 2023-04), listed in the README. */
@@ -134,6 +134,8 @@ export async function checkBooking(
       `${date} lies outside the employee's assignment period on ${service.name}.`,
     );
   }
+  // the week's state is read under the week's lock, which its transitions take too
+  await lockWeek(w, b.employeeId, weekStartOf(b.date));
   const week = await weekStateOf(w, b.employeeId, weekStartOf(b.date));
   if (week === 'submitted' || week === 'approved') {
     throw new BookingRefused('week_locked', `The week of ${date} is ${week}; its hours can no longer change.`);
@@ -197,8 +199,17 @@ export const createHours: EntityCreate<CreateHoursInput> = {
   },
 };
 
+/**
+ * Why the hours can no longer change, read with the row locked: a transition of its week or an
+ * invoice that claims it updates the row, so it either waits for this write or is seen by it.
+ */
 async function lockedReason(w: WriteContext, id: string): Promise<string | null> {
-  const row = await w.tx.hourRegistration.findUniqueOrThrow({ where: { id }, select: { invoiceId: true, approvalStatus: true } });
+  const [row] = await w.sql.read<{ invoiceId: string | null; approvalStatus: string }>(
+    `SELECT invoice_id AS "invoiceId", approval_status AS "approvalStatus" FROM hour_registration
+      WHERE environment_id = $1 AND id = $2 FOR UPDATE`,
+    [id],
+  );
+  if (!row) throw new NotFoundError('hours', id);
   if (row.invoiceId) return 'invoiced';
   if (row.approvalStatus === 'approved' || row.approvalStatus === 'submitted') return row.approvalStatus;
   return null;

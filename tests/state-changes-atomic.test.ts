@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookable, hoursBody, v2Post } from './support/hours.js';
+import { type ApiClient, startTestService, type TestService } from './support/service.js';
+
+/**
+ * Every state change is atomic with the writes it governs (issue 28 §4): writers and the
+ * transition sent at the same moment, many rounds, and afterwards no row the final state forbids.
+ */
+
+let t: TestService;
+let acme: ApiClient;
+
+beforeAll(async () => {
+  t = await startTestService();
+  acme = await t.environment('race');
+});
+afterAll(() => t?.stop());
+
+/** the Monday of each round's week: March to June 2026, inside the bookable assignment */
+const mondays = ['2026-03-02', '2026-03-09', '2026-03-16', '2026-03-23', '2026-03-30', '2026-04-06'];
+
+describe('the week’s submission against bookings in the week', () => {
+  it('hours booked at the moment the week is submitted are either in the submitted week (moved with it) or refused: none stays open', async () => {
+    const b = await bookable(acme, 'Race');
+    for (const monday of mondays) {
+      const bookings = Array.from({ length: 9 }, (_, i) =>
+        acme.v2('POST', '/hours/hours', hoursBody(b, { start_date: monday, duration_in_minutes: 30 + i })),
+      );
+      const submit = acme.v2('POST', '/hours/submit', { employee_id: b.employee, start_date: monday });
+      const [submitted, ...booked] = await Promise.all([submit, ...bookings]);
+      expect(submitted.status, submitted.text).toBe(200);
+      for (const res of booked) {
+        // refused with the week's code, or taken before the submission
+        if (res.status !== 200) expect(res.text).toContain('[week_locked]');
+      }
+      const rows = await t.db.query<{ status: string; n: string }>(
+        `SELECT approval_status AS status, count(*) AS n FROM hour_registration
+          WHERE employee_id = $1 AND start_date BETWEEN $2::date AND $2::date + 6 GROUP BY 1`,
+        [b.employee, monday],
+      );
+      expect(
+        rows.filter((r) => r.status !== 'submitted'),
+        monday,
+      ).toEqual([]);
+      const taken = booked.filter((r) => r.status === 200).length;
+      expect(Number(rows.find((r) => r.status === 'submitted')?.n ?? 0)).toBe(taken);
+    }
+  });
+
+  it('hours edited at the moment the week is submitted: an edit is either before the submission or refused as locked', async () => {
+    const b = await bookable(acme, 'Edit race');
+    for (const monday of mondays) {
+      const ids = await Promise.all(
+        Array.from({ length: 5 }, () => v2Post(acme, '/hours/hours', hoursBody(b, { start_date: monday }))),
+      );
+      const edits = ids.map((id) => acme.v2('PUT', `/hours/hours/${id}`, { duration_in_minutes: 45 }));
+      const deletes = ids.slice(0, 2).map((id) => acme.v2('DELETE', `/hours/hours/${id}`));
+      const submit = acme.v2('POST', '/hours/submit', { employee_id: b.employee, start_date: monday });
+      const [submitted, ...changes] = await Promise.all([submit, ...edits, ...deletes]);
+      expect(submitted.status, submitted.text).toBe(200);
+      for (const res of changes) if (res.status !== 200) expect(res.text).toContain('[hours_locked]');
+      const rows = await t.db.query<{ status: string }>(
+        `SELECT approval_status AS status FROM hour_registration
+          WHERE employee_id = $1 AND start_date BETWEEN $2::date AND $2::date + 6`,
+        [b.employee, monday],
+      );
+      expect(
+        rows.filter((r) => r.status !== 'submitted'),
+        monday,
+      ).toEqual([]);
+      // every change the service answered 200 was written before the submission: no hours event of
+      // the week comes after the submission's own (events are numbered as they are written)
+      // each row as the submission moved it (its first event that says submitted) is the row as it
+      // is now: no change was written after the submission
+      const moved = await t.db.query<{ id: string; atSubmission: number; now: number }>(
+        `SELECT h.id, (SELECT (e.data->>'durationMinutes')::int FROM event e
+                         WHERE e.entity_id = h.id AND e.data->>'approvalStatus' = 'submitted' ORDER BY e.seq LIMIT 1) AS "atSubmission",
+                h.duration_minutes AS now
+           FROM hour_registration h WHERE h.id = ANY($1)`,
+        [ids],
+      );
+      expect(moved.length).toBeGreaterThan(0);
+      for (const row of moved) expect(row.atSubmission, `${monday} ${row.id}`).toBe(row.now);
+    }
+  });
+});
