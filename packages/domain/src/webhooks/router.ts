@@ -1,3 +1,4 @@
+import { listQuerySchema } from '../shared/entity/index.js';
 import { moduleProcedure, router } from '../trpc.js';
 import { createWebhook } from './create-webhook.js';
 import { deleteWebhook } from './delete-webhook.js';
@@ -7,7 +8,7 @@ import { getWebhook } from './get-webhook.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listWebhooks } from './list-webhooks.js';
 import { resendDelivery } from './resend-delivery.js';
-import { createWebhookSchema, editWebhookSchema, idSchema, pagedInputSchema } from './webhook.schema.js';
+import { createWebhookSchema, editWebhookSchema, idSchema } from './webhook.schema.js';
 
 export const webhooksRouter = router({
   webhook: router({
@@ -15,7 +16,7 @@ export const webhooksRouter = router({
       .input(createWebhookSchema)
       .mutation(({ ctx, input }) => createWebhook(ctx, input)),
     list: moduleProcedure('webhooks', 'read')
-      .input(pagedInputSchema)
+      .input(listQuerySchema)
       .query(({ ctx, input }) => listWebhooks(ctx, input)),
     get: moduleProcedure('webhooks', 'read')
       .input(idSchema)
@@ -28,7 +29,7 @@ export const webhooksRouter = router({
       .mutation(({ ctx, input }) => deleteWebhook(ctx, input.id)),
     delivery: router({
       list: moduleProcedure('webhooks', 'read')
-        .input(pagedInputSchema)
+        .input(listQuerySchema)
         .query(({ ctx, input }) => listDeliveries(ctx, input)),
       get: moduleProcedure('webhooks', 'read')
         .input(idSchema)
