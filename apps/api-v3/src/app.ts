@@ -1,7 +1,5 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import {
-  type Comparison,
-  type Condition,
   createCaller,
   type DomainContext,
   environmentFromHost,
@@ -13,7 +11,7 @@ import {
 } from '@bo/domain';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import type { CommandEndpoint } from './endpoints/types.js';
-import { parseFilters, parsePaging } from './paging.js';
+import { listCondition, parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
 import { mountApiDocs } from '@bo/http';
 import { buildOpenApiDocument } from './openapi.js';
@@ -81,15 +79,6 @@ function bearer(req: Request): { key: string | null; secret: string | null } {
   const header = req.headers.authorization ?? '';
   const m = /^Bearer\s+([^:\s]+):(\S+)$/i.exec(header.trim());
   return m ? { key: m[1] ?? null, secret: m[2] ?? null } : { key: null, secret: null };
-}
-
-function filterCondition(filters: Map<string, string[]>, paths: Record<string, string>): Condition | undefined {
-  const and: Comparison[] = [];
-  for (const [name, values] of filters) {
-    const path = paths[name] ?? name;
-    and.push(values.length === 1 ? { path, op: 'eq', value: values[0] ?? '' } : { path, op: 'in', value: values });
-  }
-  return and.length ? { and } : undefined;
 }
 
 /** The v3 RPC adapter: `/{entity}.{action}[/{id}]`, strict input, problem details. */
@@ -170,7 +159,7 @@ export function createV3Router(opts: V3Options): Router {
       case 'list': {
         const paging = parsePaging(params);
         const filters = parseFilters(params, Object.keys(endpoint.filters));
-        const where = filterCondition(filters, endpoint.filters);
+        const where = listCondition(filters, endpoint.filters);
         const result = await endpoint.call(caller)({
           ...(where ? { where } : {}),
           orderBy: endpoint.sort ?? [],
@@ -195,13 +184,6 @@ export function createV3Router(opts: V3Options): Router {
         if ([...params.keys()].length) parseFilters(params, []);
         const out = await endpoint.call(caller)(endpoint.mapInput(id));
         return res.json(endpoint.map ? endpoint.map(out) : out);
-      }
-      case 'pagedQuery': {
-        const paging = parsePaging(params);
-        const filters = Object.fromEntries(parseFilters(params, endpoint.filters));
-        const page = await endpoint.call(caller)({ ...paging, filters });
-        const map = endpoint.map;
-        return res.json(map ? { ...page, items: page.items.map((row) => map(row)) } : page);
       }
       case 'command': {
         const body: unknown = req.body;

@@ -68,13 +68,12 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
   const withId = e.kind === 'get' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
   const parameters: unknown[] = [];
   if (withId) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
-  if (e.kind === 'list' || e.kind === 'pagedQuery') {
+  if (e.kind === 'list') {
     parameters.push(
       { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
       { name: 'itemsPerPage', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 30, default: 30 } },
     );
-    const filters = e.kind === 'list' ? Object.keys(e.filters) : e.filters;
-    for (const f of filters) {
+    for (const f of Object.keys(e.filters)) {
       parameters.push({ name: f, in: 'query', description: 'exact match', schema: { type: 'string' } });
       parameters.push({
         name: `${f}[]`,
@@ -86,7 +85,7 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
   }
   const item = doc?.response ? ref(doc.response) : { type: 'object' };
   const body =
-    e.kind === 'list' || e.kind === 'pagedQuery'
+    e.kind === 'list'
       ? {
           type: 'object',
           required: ['items', 'page', 'itemsPerPage', 'totalItems', 'totalPages'],

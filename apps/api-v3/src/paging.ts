@@ -1,4 +1,5 @@
-import { BadRequestError } from '@bo/domain';
+import { BadRequestError, type Comparison, type Condition, parseDateTime } from '@bo/domain';
+import type { ListFilter } from './endpoints/types.js';
 
 export const V3_DEFAULT_ITEMS_PER_PAGE = 30;
 export const V3_MAX_ITEMS_PER_PAGE = 30;
@@ -48,4 +49,33 @@ export function parseFilters(params: URLSearchParams, allowed: string[]): Map<st
     out.set(key, [...(out.get(key) ?? []), value]);
   }
   return out;
+}
+
+/** The one value of a filter that takes one (a date when `date`), or a 400 naming the parameter. */
+function oneValue(name: string, values: string[], date: boolean): string {
+  const [value] = values;
+  if (values.length !== 1 || value === undefined || value === '' || (date && !parseDateTime(value))) {
+    throw new BadRequestError(`${name} takes one ${date ? 'date (YYYY-MM-DD)' : 'value'}`, name);
+  }
+  // a date's time part (and offset) is dropped: the day as written
+  return date ? value.trim().slice(0, 10) : value;
+}
+
+/**
+ * The parsed filters (parseFilters) as a condition over the domain's paths, in the order the
+ * parameters came: a path's `name=` is `eq`, several values are `in`; a one-value filter is
+ * checked here (`date[ge] takes one date`) and compared by its operator.
+ */
+export function listCondition(filters: Map<string, string[]>, meanings: Record<string, ListFilter>): Condition | undefined {
+  const and: Comparison[] = [];
+  for (const [name, values] of filters) {
+    const meaning = Object.hasOwn(meanings, name) ? meanings[name] : undefined;
+    if (meaning === undefined || typeof meaning === 'string') {
+      const path = meaning ?? name;
+      and.push(values.length === 1 ? { path, op: 'eq', value: values[0] ?? '' } : { path, op: 'in', value: values });
+    } else {
+      and.push({ path: meaning.path, op: meaning.op ?? 'eq', value: oneValue(name, values, meaning.value === 'date') });
+    }
+  }
+  return and.length ? { and } : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Hours } from '@bo/domain/hours/hours/hours.entity';
 import { z } from 'zod';
-import { commandEndpoint, getEndpoint, type NamedSchema, pagedQueryEndpoint } from './types.js';
+import { commandEndpoint, getEndpoint, listEndpoint, type NamedSchema } from './types.js';
 
 const named = z.object({ id: z.string(), name: z.string().nullable() });
 
@@ -115,9 +115,18 @@ const week = (call: 'submit' | 'approve' | 'reject', summary: string) =>
   });
 
 export const hoursEndpoints = {
-  'hours.list': pagedQueryEndpoint<Hours>({
-    call: (c) => c.hours.hours.page,
-    filters: ['employeeId', 'projectId', 'date[ge]', 'date[le]'],
+  'hours.list': listEndpoint<Hours>({
+    call: (c) => c.hours.hours.list,
+    filters: {
+      employeeId: 'employeeId',
+      projectId: 'projectId',
+      'date[ge]': { path: 'startDate', op: 'ge', value: 'date' },
+      'date[le]': { path: 'startDate', op: 'le', value: 'date' },
+    },
+    sort: [
+      { path: 'startDate', dir: 'asc' },
+      { path: 'id', dir: 'asc' },
+    ],
     map: hoursV3,
     doc: {
       summary: 'Hour registrations, paged; filters employeeId, projectId, date[ge], date[le]',

@@ -1,4 +1,4 @@
-import type { createCaller, ListQuery, SortKey } from '@bo/domain';
+import type { createCaller, ListQuery, Operator, SortKey } from '@bo/domain';
 import type { z } from 'zod';
 
 export type Caller = ReturnType<typeof createCaller>;
@@ -19,12 +19,24 @@ export interface EndpointDoc {
   errors: number[];
 }
 
-/** A paged list of one entity: `name=` and `name[]=` filters on declared domain paths. */
+/**
+ * What a query parameter of a list means. A domain path: `name=a` is `eq`, `name[]=a&name[]=b`
+ * (or the name repeated) is `in`. Or a filter that takes exactly one value (a 400 otherwise),
+ * compared to `path` by `op` (`eq` when absent); `date` takes a date (`YYYY-MM-DD`, a time
+ * part dropped): `date[ge]` → `{ path: 'startDate', op: 'ge', value: 'date' }`.
+ */
+export type ListFilter = string | { path: string; op?: Exclude<Operator, 'in' | 'nin'>; value: 'one' | 'date' };
+
+/**
+ * A paged list: the v3 query (`page`, `itemsPerPage` and the filters) becomes the domain's list
+ * query (where, orderBy, offset, limit, count), and the domain's page (items, count) the v3 page
+ * (items, page, itemsPerPage, totalItems, totalPages). The only kind of paged query.
+ */
 export interface ListEndpoint<Row> {
   kind: 'list';
   call: (c: Caller) => (q: ListQuery) => Promise<{ items: Row[]; count: number | null }>;
-  /** query parameter → domain path */
-  filters: Record<string, string>;
+  /** query parameter → its meaning over the domain's paths */
+  filters: Record<string, ListFilter>;
   sort?: SortKey[];
   map: (row: Row) => unknown;
   doc: EndpointDoc;
@@ -44,15 +56,6 @@ export function listEndpoint<Row>(e: Omit<ListEndpoint<Row>, 'kind'>): ListEndpo
 
 export function getEndpoint<Row>(e: Omit<GetEndpoint<Row>, 'kind'>): GetEndpoint<Row> {
   return { kind: 'get', ...e };
-}
-
-/** A page of a paged query, as the domain answers it (webhooks, deliveries). */
-export interface Paged<Row> {
-  items: Row[];
-  page: number;
-  itemsPerPage: number;
-  totalItems: number;
-  totalPages: number;
 }
 
 /**
@@ -85,15 +88,6 @@ export interface QueryEndpoint<In, Out> {
   doc: EndpointDoc;
 }
 
-/** A paged query the domain pages itself: `page`, `itemsPerPage` and `name=`/`name[]=` filters. */
-export interface PagedQueryEndpoint<Row> {
-  kind: 'pagedQuery';
-  call: (c: Caller) => (input: { page: number; itemsPerPage: number; filters: Record<string, string[]> }) => Promise<Paged<Row>>;
-  filters: string[];
-  map?: (row: Row) => unknown;
-  doc: EndpointDoc;
-}
-
 export function commandEndpoint<Body, In = Body, Out = unknown>(
   e: Omit<CommandEndpoint<Body, In, Out>, 'kind'>,
 ): CommandEndpoint<Body, In, Out> {
@@ -104,10 +98,6 @@ export function queryEndpoint<In, Out>(e: Omit<QueryEndpoint<In, Out>, 'kind'>):
   return { kind: 'query', ...e };
 }
 
-export function pagedQueryEndpoint<Row>(e: Omit<PagedQueryEndpoint<Row>, 'kind'>): PagedQueryEndpoint<Row> {
-  return { kind: 'pagedQuery', ...e };
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: the table holds endpoints of any row and input type
 type Anything = any;
 
@@ -116,5 +106,4 @@ export type TypedEndpoint =
   | ListEndpoint<Anything>
   | GetEndpoint<Anything>
   | CommandEndpoint<Anything, Anything, Anything>
-  | QueryEndpoint<Anything, Anything>
-  | PagedQueryEndpoint<Anything>;
+  | QueryEndpoint<Anything, Anything>;

@@ -1,7 +1,7 @@
 import { createWebhookSchema, editWebhookSchema, idSchema } from '@bo/domain/webhooks/webhook.schema';
 import type { Webhook, WebhookDelivery } from '@bo/domain/webhooks/webhook.view';
 import { z } from 'zod';
-import { commandEndpoint, type NamedSchema, pagedQueryEndpoint, queryEndpoint } from './types.js';
+import { commandEndpoint, listEndpoint, type NamedSchema, queryEndpoint } from './types.js';
 
 const dateTime = z.iso.datetime();
 
@@ -107,9 +107,9 @@ export const webhookEndpoints = {
       errors: [400, 403, 422],
     },
   }),
-  'webhook.list': pagedQueryEndpoint({
+  'webhook.list': listEndpoint<Webhook>({
     call: (c) => c.webhooks.webhook.list,
-    filters: [],
+    filters: {},
     map: webhookV3,
     doc: { summary: 'Webhook subscriptions, paged', response: subscription, errors: [400, 403] },
   }),
@@ -141,9 +141,9 @@ export const webhookEndpoints = {
       errors: [400, 403, 404],
     },
   }),
-  'webhook.delivery.list': pagedQueryEndpoint({
+  'webhook.delivery.list': listEndpoint<WebhookDelivery>({
     call: (c) => c.webhooks.webhook.delivery.list,
-    filters: ['webhookId', 'status', 'eventId'],
+    filters: { webhookId: 'webhookId', status: 'status', eventId: 'eventId' },
     map: deliveryV3,
     doc: { summary: 'The delivery log: status, attempts, latency, errors', response: delivery, errors: [400, 403] },
   }),

@@ -6,6 +6,7 @@ import {
   entityQueries,
   entityUpdate,
   entityUpdateCommand,
+  listQuerySchema,
 } from '../shared/entity/index.js';
 import { moduleProcedure, router } from '../trpc.js';
 import { approval, approvalStatus } from './approval/approval.entity.js';
@@ -29,8 +30,7 @@ import {
 } from './approval/approval.write.js';
 import { hours } from './hours/hours.entity.js';
 import { costsBookableService, hoursBookableService } from './projectservices/bookable-service.entity.js';
-import { hoursPage, hoursPageInput } from './hours/hours.page.js';
-import { timesheetPage, timesheetRowSchema } from './timesheet/timesheet.query.js';
+import { listTimesheet, timesheetRowSchema } from './timesheet/timesheet.query.js';
 import {
   createTimesheetRow,
   createTimesheetRowInput,
@@ -63,36 +63,16 @@ export const hoursRouter = router({
     create: entityCreate(hours, createHoursInput, createHours),
     update: entityUpdate(hours, updateHoursInput, updateHours),
     delete: entityDelete(hours, removeHours),
-    /** v3 commands: answer the hours as stored */
+    /** commands answering the hours as stored */
     createCommand: entityCreateCommand(hours, createHoursInput, createHours),
     updateCommand: entityUpdateCommand(hours, updateHoursInput, updateHours),
-    /** v3 hours.list: filters employeeId, projectId, date[ge], date[le] */
-    page: moduleProcedure('hours', 'read')
-      .input(hoursPageInput)
-      .output(
-        z.object({
-          items: z.array(hours.schema),
-          page: z.number(),
-          itemsPerPage: z.number(),
-          totalItems: z.number(),
-          totalPages: z.number(),
-        }),
-      )
-      .query(({ ctx, input }) => hoursPage(ctx, input)),
   }),
+  /** the rows of the employees' timesheets: their hours summed per week, service and hour type */
   timesheet: router({
-    page: moduleProcedure('hours', 'read')
-      .input(hoursPageInput)
-      .output(
-        z.object({
-          items: z.array(timesheetRowSchema),
-          page: z.number(),
-          itemsPerPage: z.number(),
-          totalItems: z.number(),
-          totalPages: z.number(),
-        }),
-      )
-      .query(({ ctx, input }) => timesheetPage(ctx, input)),
+    list: moduleProcedure('hours', 'read')
+      .input(listQuerySchema)
+      .output(z.object({ items: z.array(timesheetRowSchema), count: z.number().int().nullable() }))
+      .query(({ ctx, input }) => listTimesheet(ctx, input)),
   }),
   /** the rows of employees' timesheets (v2 hours/timesheetrow) */
   timesheetrow: router({

@@ -1,15 +1,20 @@
+import type { ListQuery } from '@bo/db';
+import type { ListResult } from '../shared/entity/index.js';
+import { assertOwnOrder, comparisonsOf } from '../shared/list-comparisons.js';
 import type { UserContext } from '../trpc.js';
-import { type Paged, type PagedInput, paged } from './webhook.schema.js';
 import { type Webhook, webhookOf } from './webhook.view.js';
 
-export async function listWebhooks(ctx: UserContext, input: PagedInput): Promise<Paged<Webhook>> {
-  const [rows, total] = await Promise.all([
+/** The subscriptions, oldest first: a page of them (offset, limit) and, when asked, how many there are. */
+export async function listWebhooks(ctx: UserContext, query: ListQuery): Promise<ListResult<Webhook>> {
+  comparisonsOf('webhooks', query.where, {});
+  assertOwnOrder('webhooks', query.orderBy);
+  const [rows, count] = await Promise.all([
     ctx.db.webhookSubscription.findMany({
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      skip: (input.page - 1) * input.itemsPerPage,
-      take: input.itemsPerPage,
+      skip: query.offset,
+      take: query.limit,
     }),
-    ctx.db.webhookSubscription.count(),
+    query.count ? ctx.db.webhookSubscription.count() : null,
   ]);
-  return paged(rows.map(webhookOf), input, total);
+  return { items: rows.map(webhookOf), count };
 }

@@ -1,3 +1,4 @@
+import { listQuerySchema } from '../shared/entity/index.js';
 import { moduleProcedure, router } from '../trpc.js';
 import { createWebhook } from './create-webhook.js';
 import { deleteWebhook } from './delete-webhook.js';
@@ -7,11 +8,17 @@ import { getWebhook } from './get-webhook.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listWebhooks } from './list-webhooks.js';
 import { resendDelivery } from './resend-delivery.js';
-import { createWebhookSchema, editWebhookSchema, idSchema, pagedInputSchema } from './webhook.schema.js';
-import { createdWebhookSchema, deletedWebhookSchema, pagedSchema, webhookDeliverySchema, webhookSchema } from './webhook.view.js';
+import { createWebhookSchema, editWebhookSchema, idSchema } from './webhook.schema.js';
+import {
+  createdWebhookSchema,
+  deletedWebhookSchema,
+  listResultSchema,
+  webhookDeliverySchema,
+  webhookSchema,
+} from './webhook.view.js';
 
-const webhookPage = pagedSchema(webhookSchema);
-const deliveryPage = pagedSchema(webhookDeliverySchema);
+const webhookPage = listResultSchema(webhookSchema);
+const deliveryPage = listResultSchema(webhookDeliverySchema);
 
 export const webhooksRouter = router({
   webhook: router({
@@ -20,7 +27,7 @@ export const webhooksRouter = router({
       .output(createdWebhookSchema)
       .mutation(({ ctx, input }) => createWebhook(ctx, input)),
     list: moduleProcedure('webhooks', 'read')
-      .input(pagedInputSchema)
+      .input(listQuerySchema)
       .output(webhookPage)
       .query(({ ctx, input }) => listWebhooks(ctx, input)),
     get: moduleProcedure('webhooks', 'read')
@@ -37,7 +44,7 @@ export const webhooksRouter = router({
       .mutation(({ ctx, input }) => deleteWebhook(ctx, input.id)),
     delivery: router({
       list: moduleProcedure('webhooks', 'read')
-        .input(pagedInputSchema)
+        .input(listQuerySchema)
         .output(deliveryPage)
         .query(({ ctx, input }) => listDeliveries(ctx, input)),
       get: moduleProcedure('webhooks', 'read')

@@ -29,29 +29,4 @@ export type EditWebhookInput = z.infer<typeof editWebhookSchema>;
 
 export const idSchema = z.strictObject({ id: z.string().min(1) });
 
-export const pagedInputSchema = z.object({
-  page: z.number().int().min(1),
-  itemsPerPage: z.number().int().min(1).max(30),
-  filters: z.record(z.string(), z.array(z.string())).default({}),
-});
-export type PagedInput = z.infer<typeof pagedInputSchema>;
-
-export interface Paged<T> {
-  items: T[];
-  page: number;
-  itemsPerPage: number;
-  totalItems: number;
-  totalPages: number;
-}
-
-export function paged<T>(items: T[], input: PagedInput, total: number): Paged<T> {
-  return {
-    items,
-    page: input.page,
-    itemsPerPage: input.itemsPerPage,
-    totalItems: total,
-    totalPages: Math.ceil(total / input.itemsPerPage),
-  };
-}
-
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

@@ -46,14 +46,9 @@ export const webhookDeliverySchema = z.object({
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /** A page of a webhook list, as `paged` answers it. */
-export function pagedSchema<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    page: z.number().int(),
-    itemsPerPage: z.number().int(),
-    totalItems: z.number().int(),
-    totalPages: z.number().int(),
-  });
+/** A page of a domain list: its items and the size of the whole filtered list (null when not asked for). */
+export function listResultSchema<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), count: z.number().int().nullable() });
 }
 
 export const deletedWebhookSchema = z.object({ id: z.string() });

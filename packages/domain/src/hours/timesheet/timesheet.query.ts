@@ -1,8 +1,9 @@
-import { parseDateTime } from '@bo/db';
+import { type ListQuery, parseDateTime } from '@bo/db';
 import { z } from 'zod';
+import type { ListResult } from '../../shared/entity/index.js';
 import { BadRequestError } from '../../shared/errors.js';
+import { assertOwnOrder, comparisonsOf, valuesOf } from '../../shared/list-comparisons.js';
 import type { UserContext } from '../../trpc.js';
-import type { HoursPageInput } from '../hours/hours.page.js';
 
 /** One row of an employee's timesheet: a week's minutes on one service and hour type, per day. */
 export const timesheetRowSchema = z.object({
@@ -19,30 +20,56 @@ export const timesheetRowSchema = z.object({
 });
 export type TimesheetRow = z.infer<typeof timesheetRowSchema>;
 
-export const TIMESHEET_FILTERS = ['employeeId', 'projectId', 'date[ge]', 'date[le]'] as const;
+/** The hours a timesheet sums, in paths of the hours: whose, on which project, from and until which day. */
+interface TimesheetFilter {
+  employeeIds: string[] | null;
+  projectIds: string[] | null;
+  from: string | null;
+  until: string | null;
+}
 
-function one(filters: Record<string, string[]>, name: string, date = false): string | null {
-  const values = filters[name];
-  if (!values) return null;
-  const [value] = values;
-  if (values.length !== 1 || value === undefined || value === '' || (date && !parseDateTime(value))) {
-    throw new BadRequestError(`${name} takes one ${date ? 'date (YYYY-MM-DD)' : 'value'}`, name);
+/** Several comparisons on one path all hold: the values both admit. */
+function both(known: string[] | null, values: string[]): string[] {
+  return known === null ? [...new Set(values)] : known.filter((v) => values.includes(v));
+}
+
+function day(value: string): string {
+  if (!parseDateTime(value)) throw new BadRequestError(`startDate: "${value}" is not a date (YYYY-MM-DD)`, 'startDate');
+  return value.trim().slice(0, 10);
+}
+
+/** A list query's `where` over the hours' paths: employeeId and projectId (eq, in), startDate (eq, ge, le). */
+function timesheetFilter(query: ListQuery): TimesheetFilter {
+  const f: TimesheetFilter = { employeeIds: null, projectIds: null, from: null, until: null };
+  const comparisons = comparisonsOf('timesheet rows', query.where, {
+    employeeId: ['eq', 'in'],
+    projectId: ['eq', 'in'],
+    startDate: ['eq', 'ge', 'le'],
+  });
+  for (const c of comparisons) {
+    if (c.path === 'employeeId') f.employeeIds = both(f.employeeIds, valuesOf(c));
+    else if (c.path === 'projectId') f.projectIds = both(f.projectIds, valuesOf(c));
+    else {
+      const d = day(valuesOf(c)[0] ?? '');
+      if (c.op !== 'le' && (f.from === null || d > f.from)) f.from = d;
+      if (c.op !== 'ge' && (f.until === null || d < f.until)) f.until = d;
+    }
   }
-  return date ? value.slice(0, 10) : value;
+  return f;
 }
 
 /**
- * timesheet.list of v3: the hours grouped per employee, ISO week, service and hour type,
- * with the minutes of each day; grouped, counted and paged in SQL.
+ * The rows of the employees' timesheets: the hours grouped per employee, ISO week, service and
+ * hour type, with the minutes of each day; filtered over the hours, grouped, paged and (when
+ * asked) counted in SQL, in one order of their own (employee, week, service, hour type).
  */
-export async function timesheetPage(ctx: UserContext, input: HoursPageInput) {
-  const employeeId = one(input.filters, 'employeeId');
-  const projectId = one(input.filters, 'projectId');
-  const from = one(input.filters, 'date[ge]', true);
-  const until = one(input.filters, 'date[le]', true);
-  const where = `h.environment_id = $1 AND ($2::text IS NULL OR h.employee_id = $2) AND ($3::text IS NULL OR h.project_id = $3)
+export async function listTimesheet(ctx: UserContext, query: ListQuery): Promise<ListResult<TimesheetRow>> {
+  assertOwnOrder('timesheet rows', query.orderBy);
+  const f = timesheetFilter(query);
+  const where = `h.environment_id = $1 AND ($2::text[] IS NULL OR h.employee_id = ANY($2::text[]))
+                 AND ($3::text[] IS NULL OR h.project_id = ANY($3::text[]))
                  AND ($4::date IS NULL OR h.start_date >= $4::date) AND ($5::date IS NULL OR h.start_date <= $5::date)`;
-  const params = [employeeId, projectId, from, until];
+  const params = [f.employeeIds, f.projectIds, f.from, f.until];
   const grouped = `SELECT h.employee_id, date_trunc('week', h.start_date)::date AS week, h.project_id, h.project_service_id, h.hour_type_id,
                           json_agg(json_build_object('date', to_char(h.start_date, 'YYYY-MM-DD'), 'minutes', h.duration_minutes)) AS entries,
                           SUM(h.duration_minutes)::int AS total
@@ -65,9 +92,9 @@ export async function timesheetPage(ctx: UserContext, input: HoursPageInput) {
          FROM (${grouped}) g
         ORDER BY g.employee_id, g.week, g.project_service_id, g.hour_type_id
         LIMIT $6 OFFSET $7`,
-      [...params, input.itemsPerPage, (input.page - 1) * input.itemsPerPage],
+      [...params, query.limit, query.offset],
     ),
-    ctx.sql.read<{ n: number }>(`SELECT count(*)::int AS n FROM (${grouped}) g`, params),
+    query.count ? ctx.sql.read<{ n: number }>(`SELECT count(*)::int AS n FROM (${grouped}) g`, params) : null,
   ]);
   const items: TimesheetRow[] = rows.map((r) => {
     const days = Array.from({ length: 7 }, (_v, i) => {
@@ -87,12 +114,5 @@ export async function timesheetPage(ctx: UserContext, input: HoursPageInput) {
       status: r.status ?? 'open',
     };
   });
-  const total = counted[0]?.n ?? 0;
-  return {
-    items,
-    page: input.page,
-    itemsPerPage: input.itemsPerPage,
-    totalItems: total,
-    totalPages: Math.ceil(total / input.itemsPerPage),
-  };
+  return { items, count: counted ? (counted[0]?.n ?? 0) : null };
 }
