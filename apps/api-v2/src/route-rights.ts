@@ -32,10 +32,17 @@ export function v2RouteRights(
   let order = 0;
   const add = (method: Method, path: string, select: (c: Caller) => unknown) => {
     order += 1;
-    const right = declaredRightOf(procedureNamedBy(appRouter, select));
+    let absent = false;
+    const procedure = procedureNamedBy(appRouter, (c) => {
+      const selected = select(c);
+      absent = selected === undefined;
+      return selected;
+    });
+    // a resource without the procedure passes the request on to the next route
+    if (absent) return;
     const key = `${method} ${path.toLowerCase()}`;
     // a route mounted earlier on the same method and path answers first
-    if (!routes.has(key)) routes.set(key, { order, right });
+    if (!routes.has(key)) routes.set(key, { order, right: declaredRightOf(procedure) });
   };
 
   for (const r of resources) {
