@@ -15,30 +15,28 @@ z.config({
 
 // every procedure declares the right it needs in its meta (see the builders below), so that a door's
 // guard reads it without calling the procedure
-const t = initTRPC
-  .context<DomainContext>()
-  .meta<ProcedureMeta>()
-  .create({
-    isServer: true,
-    // never a stack trace in an answer, whatever NODE_ENV says
-    isDev: false,
-    // what /trpc answers: the code, status and our own message; an unexpected error says
-    // nothing of its cause (no file path, no database message), it is logged with the request id
-    errorFormatter({ shape, error }) {
-      const domain = error.cause instanceof DomainError ? error.cause : null;
-      const internal = error.code === 'INTERNAL_SERVER_ERROR' && !domain;
-      return {
-        code: shape.code,
-        message: internal ? 'internal error; the request id is in the X-Request-Id header' : shape.message,
-        data: {
-          code: shape.data.code,
-          httpStatus: shape.data.httpStatus,
-          ...(shape.data.path ? { path: shape.data.path } : {}),
-          ...(domain instanceof ValidationError ? { violations: domain.violations } : {}),
-        },
-      };
-    },
-  });
+const trpc = initTRPC.context<DomainContext>().meta<ProcedureMeta>();
+const t = trpc.create({
+  isServer: true,
+  // never a stack trace in an answer, whatever NODE_ENV says
+  isDev: false,
+  // what /trpc answers: the code, status and our own message; an unexpected error says
+  // nothing of its cause (no file path, no database message), it is logged with the request id
+  errorFormatter({ shape, error }) {
+    const domain = error.cause instanceof DomainError ? error.cause : null;
+    const internal = error.code === 'INTERNAL_SERVER_ERROR' && !domain;
+    return {
+      code: shape.code,
+      message: internal ? 'internal error; the request id is in the X-Request-Id header' : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        ...(shape.data.path ? { path: shape.data.path } : {}),
+        ...(domain instanceof ValidationError ? { violations: domain.violations } : {}),
+      },
+    };
+  },
+});
 
 /** The tRPC code of each domain error (the /trpc door renders the guard's refusals with it too). */
 export const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
