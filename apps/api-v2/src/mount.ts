@@ -8,16 +8,12 @@ import { mountStorageRoutes, readsRawBody } from './resources/storage/storage-ro
 export const v2Mount: HttpMount = {
   name: 'v2',
   mount(app, ctx) {
-    const { context, trustProxy, log, rateLimit, guard, authFailed } = ctx;
+    const { log, guard } = ctx;
     app.use(
       '/api/v2',
       createV2Router({
-        context,
-        trustProxy,
-        log,
-        rateLimit,
         guard,
-        authFailed,
+        log,
         extend: (router, helpers) => {
           mountFileRoutes(router, helpers);
           mountStorageRoutes(router, helpers);

@@ -1,14 +1,16 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import {
+  appRouter,
   createCaller,
-  type DomainContext,
-  environmentFromHost,
-  NotFoundError,
+  type DeclaredRight,
+  type DomainError,
+  declaredRightOf,
   toDomainError,
-  UnauthenticatedError,
   ValidationError,
   violationsFromZod,
 } from '@bo/domain';
+import { procedureNamedBy } from '@bo/domain/trpc';
+import { admissionOf, type Guard, TransportSecurityError } from '@bo/runtime';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import type { CommandEndpoint } from './endpoints/types.js';
 import { listCondition, parseFilters, parsePaging } from './paging.js';
@@ -17,14 +19,9 @@ import { mountApiDocs } from '@bo/http';
 import { buildOpenApiDocument } from './openapi.js';
 
 export interface V3Options {
-  context: (req: Request) => DomainContext;
+  /** every door's guard: transport, environment, credentials, rate limit, maintenance, declared right */
+  guard: Guard;
   log: ErrorLogger;
-  /** counts a request of a token; answers whether it may go on */
-  rateLimit?: (key: string) => Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }>;
-  /** asked before authentication: maintenance, too many failed authentications from the address */
-  guard?: (req: Request) => Promise<{ status: 429 | 503; message: string; retryAfterSeconds?: number } | null>;
-  /** told of each failed authentication */
-  authFailed?: (req: Request) => Promise<void>;
   /** endpoints beyond the built-in table (added by modules that own them) */
   endpoints?: Record<string, Endpoint>;
 }
@@ -42,18 +39,9 @@ async function runCommand(
   body: unknown,
   id: string | undefined,
 ) {
+  // the procedure's declared right was checked by the guard, before the body was read
   const parsed = endpoint.doc.request.schema.safeParse(body);
-  if (!parsed.success) {
-    // a caller without the right hears 403 before anything about the body: the procedure checks
-    // rights before it reads its input, so asking it with no input answers exactly that
-    await endpoint
-      .call(caller)(undefined)
-      .catch((err: unknown) => {
-        const domain = toDomainError(err);
-        if (domain && (domain.kind === 'forbidden' || domain.kind === 'unauthenticated')) throw domain;
-      });
-    throw new ValidationError(violationsFromZod(parsed.error));
-  }
+  if (!parsed.success) throw new ValidationError(violationsFromZod(parsed.error));
   const input = endpoint.mapInput ? endpoint.mapInput(parsed.data, id) : parsed.data;
   let out: unknown;
   try {
@@ -74,57 +62,54 @@ function rawQuery(req: Request): URLSearchParams {
   return new URLSearchParams(i === -1 ? '' : req.originalUrl.slice(i + 1));
 }
 
-/** `Authorization: Bearer <key>:<secret>` */
-function bearer(req: Request): { key: string | null; secret: string | null } {
-  const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+([^:\s]+):(\S+)$/i.exec(header.trim());
-  return m ? { key: m[1] ?? null, secret: m[2] ?? null } : { key: null, secret: null };
-}
-
 /** The v3 RPC adapter: `/{entity}.{action}[/{id}]`, strict input, problem details. */
 export function createV3Router(opts: V3Options): Router {
   const table = new Map<string, Endpoint>(Object.entries(defaultEndpoints));
   const app = express.Router();
 
+  const { guard } = opts;
+
+  /** the guard's refusals as problem details */
+  const render = (err: DomainError, req: Request, res: Response) => {
+    if (err instanceof TransportSecurityError) return sendProblem(req, res, problem(403, err.message));
+    if (err.kind === 'unauthenticated') {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendProblem(req, res, problem(401, 'Missing or invalid credentials.'));
+    }
+    if (err.kind === 'not_found') return sendProblem(req, res, problem(404, 'Not found.'));
+    renderV3Error(err, req, res, opts.log);
+  };
+
+  // the right each endpoint's procedure declares, read from the procedure without calling it
+  const rights = new Map<string, DeclaredRight | undefined>();
+  const rightOf = (name: string, endpoint: Endpoint) => {
+    if (!rights.has(name)) {
+      const call = (endpoint as { call?: (c: Caller) => unknown }).call;
+      rights.set(name, call ? declaredRightOf(procedureNamedBy(appRouter, call)) : undefined);
+    }
+    return rights.get(name);
+  };
+  /** the right of the endpoint the request line names, when the method fits it (otherwise a 405 says so) */
+  const endpointRight = (req: Request): DeclaredRight | undefined => {
+    const name = /^\/([^/]+)/.exec(req.path)?.[1];
+    const endpoint = name === undefined ? undefined : table.get(name);
+    if (!name || !endpoint) return undefined;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if ((endpoint.kind === 'command' ? 'POST' : 'GET') !== method) return undefined;
+    return rightOf(name, endpoint);
+  };
+
+  // v3 is TLS-only, like v2: refused before anything else runs, the public reference included
+  app.use(guard.transportOnly(render));
+
   // the reference is public: mounted before authentication
   mountApiDocs(app, 'Business operations API v3', () => buildOpenApiDocument(Object.fromEntries(table)));
 
-  app.use(async (req, res, next) => {
-    try {
-      const environment = environmentFromHost(req.headers.host);
-      if (!environment) throw new NotFoundError('environment');
-      const refusal = await opts.guard?.(req);
-      if (refusal) {
-        if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
-        return sendProblem(req, res, problem(refusal.status, refusal.message));
-      }
-      const ctx = opts.context(req);
-      const principal = await createCaller({ ...ctx, principal: null })
-        .auth.authenticate({ environment, ...bearer(req) })
-        .catch(async (err: unknown) => {
-          if (((err as { cause?: unknown })?.cause ?? err) instanceof UnauthenticatedError) await opts.authFailed?.(req);
-          throw err;
-        });
-      res.locals.caller = createCaller({ ...ctx, principal });
-      if (opts.rateLimit && principal.tokenId) {
-        const decision = await opts.rateLimit(`token:${principal.tokenId}`);
-        res.setHeader('X-RateLimit-Limit', String(decision.limit));
-        res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-        if (!decision.allowed) {
-          res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-          return sendProblem(req, res, problem(429, `Rate limit of ${decision.limit} requests per minute exceeded.`));
-        }
-      }
-      next();
-    } catch (err) {
-      const cause = (err as { cause?: unknown })?.cause ?? err;
-      if (cause instanceof NotFoundError) return sendProblem(req, res, problem(404, 'Not found.'));
-      if (cause instanceof UnauthenticatedError) {
-        res.setHeader('WWW-Authenticate', 'Bearer');
-        return sendProblem(req, res, problem(401, 'Missing or invalid credentials.'));
-      }
-      next(err);
-    }
+  // the one guard; the endpoint's declared right is checked here, before the body is read
+  app.use(guard.door({ credentials: 'token', right: endpointRight, render }));
+  app.use((_req, res, next) => {
+    res.locals.caller = createCaller(admissionOf(res).context);
+    next();
   });
 
   app.use((req, res, next) => {

@@ -4,8 +4,8 @@ import { createV3Router } from './app.js';
 /** The v3 wire on a process's HTTP app: /api/v3. */
 export const v3Mount: HttpMount = {
   name: 'v3',
-  mount(app, { context, log, rateLimit, guard, authFailed }) {
-    app.use('/api/v3', createV3Router({ context, log, rateLimit, guard, authFailed }));
+  mount(app, { log, guard }) {
+    app.use('/api/v3', createV3Router({ log, guard }));
   },
   tryIt: (base, { key, secret }) => `v3: curl -k -H 'Authorization: Bearer ${key}:${secret}' '${base}/api/v3/organization.list'`,
 };

@@ -2,13 +2,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { appRouter, createCaller, environmentFromHost, type Principal, toDomainError } from '@bo/domain';
-import type { HttpMount, HttpMountContext } from '@bo/runtime';
+import { appRouter, type DeclaredRight, type DomainError, declaredRightOf } from '@bo/domain';
+import { procedureAtPath, TRPC_CODES } from '@bo/domain/trpc';
+import { admissionOf, type HttpMount, type HttpMountContext } from '@bo/runtime';
 
 /** Every door reads at most this much body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Internal tools: the same procedures over HTTP at /trpc, behind the same guards as v2 and v3. */
+/** Internal tools: the same procedures over HTTP at /trpc, behind the one guard of every door. */
 export const trpcMount: HttpMount = {
   name: 'trpc',
   mount(app, ctx) {
@@ -22,7 +23,29 @@ function sendTrpcError(res: Response, code: TRPC_ERROR_CODE_KEY, message: string
   res.status(httpStatus).json({ error: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus } } });
 }
 
-function trpcDoor({ context, guard, authFailed, rateLimit, log, trpcMaxBatch }: HttpMountContext) {
+/** The guard's refusals in tRPC's shape. */
+function render(err: DomainError, _req: Request, res: Response): void {
+  if (err.kind === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
+  sendTrpcError(res, TRPC_CODES[err.kind], err.message);
+}
+
+/**
+ * The right the called procedure declares (`/trpc/crm.organization.create`), read from the router's
+ * public record. A batch (`/trpc/a,b`) is answered call by call, so each procedure checks its own
+ * right, before its input, with the same check.
+ */
+function procedureRight(req: Request): DeclaredRight | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (!path || path.includes(',')) return undefined;
+  return declaredRightOf(procedureAtPath(appRouter, path));
+}
+
+function trpcDoor({ guard, log, trpcMaxBatch }: HttpMountContext) {
   const door = express.Router();
   // the body limit, decided on the declared length before a byte is read (tRPC's own
   // maxBodySize below stops a body without a length, or one longer than it said)
@@ -35,69 +58,18 @@ function trpcDoor({ context, guard, authFailed, rateLimit, log, trpcMaxBatch }: 
     }
     next();
   });
-  // the same authentication as v3 (bearer key:secret) or v2 (key and secret headers)
-  door.use(async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const environment = environmentFromHost(req.headers.host);
-      if (!environment) return sendTrpcError(res, 'NOT_FOUND', 'not found');
-      const refusal = await guard(req);
-      if (refusal) {
-        if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
-        return sendTrpcError(res, refusal.status === 429 ? 'TOO_MANY_REQUESTS' : 'SERVICE_UNAVAILABLE', refusal.message);
-      }
-      const bearer = /^Bearer\s+([^:\s]+):(\S+)$/i.exec((req.headers.authorization ?? '').trim());
-      const header = (name: string) => {
-        const v = req.headers[name];
-        return typeof v === 'string' && v.length > 0 ? v : null;
-      };
-      let principal: Principal;
-      try {
-        principal = await createCaller(context(req)).auth.authenticate({
-          environment,
-          key: bearer?.[1] ?? header('authentication-key'),
-          secret: bearer?.[2] ?? header('authentication-secret'),
-        });
-      } catch (err) {
-        const kind = toDomainError(err)?.kind;
-        if (kind === 'unauthenticated') {
-          await authFailed(req);
-          res.setHeader('WWW-Authenticate', 'Bearer');
-          return sendTrpcError(res, 'UNAUTHORIZED', 'missing or invalid credentials');
-        }
-        if (kind === 'not_found') return sendTrpcError(res, 'NOT_FOUND', 'not found');
-        throw err;
-      }
-      // one budget per token, whichever door it comes through
-      if (rateLimit && principal.kind === 'user' && principal.tokenId) {
-        const decision = await rateLimit(`token:${principal.tokenId}`);
-        if (decision.limit > 0) {
-          res.setHeader('X-RateLimit-Limit', String(decision.limit));
-          res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-          if (!decision.allowed) {
-            res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-            return sendTrpcError(
-              res,
-              'TOO_MANY_REQUESTS',
-              `rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`,
-            );
-          }
-        }
-      }
-      res.locals.principal = principal;
-      next();
-    } catch (err) {
-      const domain = toDomainError(err);
-      if (domain?.kind === 'unavailable') return sendTrpcError(res, 'SERVICE_UNAVAILABLE', domain.message);
-      log.error({ err, requestId: req.headers['x-request-id'] }, 'trpc authentication failed');
-      sendTrpcError(res, 'INTERNAL_SERVER_ERROR', 'internal error; the request id is in the X-Request-Id header');
-    }
+  // the one guard (a token as v3's bearer or v2's headers); the procedure's declared right before the body
+  door.use(guard.door({ credentials: 'token', right: procedureRight, render }));
+  door.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    log.error({ err, requestId: req.headers['x-request-id'] }, 'trpc authentication failed');
+    sendTrpcError(res, 'INTERNAL_SERVER_ERROR', 'internal error; the request id is in the X-Request-Id header');
   });
   door.use(
     createExpressMiddleware({
       router: appRouter,
       maxBodySize: BODY_LIMIT_BYTES,
       maxBatchSize: trpcMaxBatch,
-      createContext: ({ req, res }) => ({ ...context(req), principal: res.locals.principal as Principal }),
+      createContext: ({ res }) => admissionOf(res).context,
       onError: ({ error, path, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause && 'kind' in error.cause)) {
           log.error({ err: error, path, requestId: req.headers['x-request-id'] }, 'trpc error');

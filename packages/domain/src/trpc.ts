@@ -1,26 +1,22 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { type AnyProcedure, type AnyRouter, initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
-import {
-  DomainError,
-  ForbiddenError,
-  REQUIRED_MESSAGE,
-  toDomainError,
-  UnauthenticatedError,
-  ValidationError,
-} from './shared/errors.js';
+import { DomainError, REQUIRED_MESSAGE, toDomainError, ValidationError } from './shared/errors.js';
 import type { DomainContext, UserPrincipal } from './shared/context.js';
 import { scopedDb } from './shared/context.js';
-import type { ModuleName } from './shared/rights.js';
-import { requireRight } from './shared/rights.js';
+import type { DeclaredRight, ModuleName, ProcedureMeta } from './shared/rights.js';
+import { requireDeclaredRight } from './shared/rights.js';
 
 // A missing property reads "required" in every message, whatever the schema.
 z.config({
   customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED_MESSAGE : undefined),
 });
 
-const t = initTRPC.context<DomainContext>().create({
+// every procedure declares the right it needs in its meta (see the builders below), so that a door's
+// guard reads it without calling the procedure
+const trpc = initTRPC.context<DomainContext>().meta<ProcedureMeta>();
+const t = trpc.create({
   isServer: true,
   // never a stack trace in an answer, whatever NODE_ENV says
   isDev: false,
@@ -42,7 +38,8 @@ const t = initTRPC.context<DomainContext>().create({
   },
 });
 
-const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
+/** The tRPC code of each domain error (the /trpc door renders the guard's refusals with it too). */
+export const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
   not_found: 'NOT_FOUND',
   forbidden: 'FORBIDDEN',
   unauthenticated: 'UNAUTHORIZED',
@@ -71,37 +68,86 @@ const domainErrorCodes = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;
-export const publicProcedure = t.procedure.use(domainErrorCodes);
 
-/** A user's context: ctx.db scoped to the token's environment, ctx.sql its tenant reader. */
-function userContext(ctx: DomainContext) {
-  const principal = ctx.principal;
-  if (!principal) throw new UnauthenticatedError();
-  if (principal.kind !== 'user') throw new ForbiddenError('a user token is required');
+const PUBLIC: DeclaredRight = { kind: 'public' };
+const USER: DeclaredRight = { kind: 'user' };
+const SYSTEM: DeclaredRight = { kind: 'system' };
+
+/** Procedures anyone may call (sign-in, the token check itself): they declare no right. */
+export const publicProcedure = t.procedure.meta({ right: PUBLIC }).use(domainErrorCodes);
+
+/** A user's context, once the declared right holds: ctx.db scoped to the token's environment, ctx.sql its tenant reader. */
+function userContext(ctx: DomainContext, right: DeclaredRight) {
+  requireDeclaredRight(ctx.principal, right);
+  const principal = ctx.principal as UserPrincipal;
   const db: ScopedClient = scopedDb(ctx.prisma, principal.environmentId);
   const sql = tenantSql(ctx.prisma, principal.environmentId);
   return { ...ctx, principal, db, sql };
 }
 
 /** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */
-export const userProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: userContext(ctx) }));
+export const userProcedure = publicProcedure.meta({ right: USER }).use(({ ctx, next }) => next({ ctx: userContext(ctx, USER) }));
 
 /** db: Prisma scoped to the environment; sql: raw reads with the environment bound as $1 (hot list pages). */
 export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient; sql: TenantSql };
 
-/** A user's procedure guarded by a module right: one middleware (each one costs tRPC a context merge per call). */
+/**
+ * A user's procedure guarded by a module right: declared in its meta (the doors' guard checks it
+ * before reading a body) and checked again here, before the input, by the same function. One
+ * middleware (each one costs tRPC a context merge per call).
+ */
 export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
-  return publicProcedure.use(({ ctx, next }) => {
-    const user = userContext(ctx);
-    requireRight(user.principal.rights, module, level);
-    return next({ ctx: user });
-  });
+  const right: DeclaredRight = { kind: 'module', module, level };
+  return publicProcedure.meta({ right }).use(({ ctx, next }) => next({ ctx: userContext(ctx, right) }));
 }
 
 /** Internal administration: only in-process callers with the system principal. */
-export const systemProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.principal?.kind !== 'system') throw new ForbiddenError('internal procedure');
+export const systemProcedure = publicProcedure.meta({ right: SYSTEM }).use(({ ctx, next }) => {
+  requireDeclaredRight(ctx.principal, SYSTEM);
   return next();
 });
+
+function isProcedure(value: unknown): value is AnyProcedure {
+  // a built procedure is a function carrying its meta (tRPC sets `procedure.meta` on every one)
+  return typeof value === 'function' && 'meta' in value;
+}
+
+/**
+ * The procedure an accessor names (`(c) => c.crm.organization.get`), found in the router's public
+ * record, where `router.crm.organization.get` is the procedure itself: the accessor is handed the
+ * record in place of a caller, so nothing is called. Undefined when the accessor does more than
+ * name a procedure (a wrapper that builds the input first).
+ */
+export function procedureNamedBy<R extends AnyRouter>(
+  router: R,
+  select: (caller: ReturnType<R['createCaller']>) => unknown,
+): AnyProcedure | undefined {
+  try {
+    const found = select(router as unknown as ReturnType<R['createCaller']>);
+    return isProcedure(found) ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The procedure at a dotted path (`crm.organization.list`, as /trpc names it) in the router's public record. */
+export function procedureAtPath(router: AnyRouter, path: string): AnyProcedure | undefined {
+  let node: unknown = router;
+  for (const key of path.split('.')) {
+    // the router's own members are no procedures of it
+    if (key === '_def' || key === 'createCaller') return undefined;
+    if (!node || (typeof node !== 'object' && typeof node !== 'function') || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return isProcedure(node) ? node : undefined;
+}
+
+/**
+ * The output schema a procedure declares with `.output()`, read from its definition without
+ * calling it (tRPC has no accessor of its own for it; this is the one place that reads it).
+ */
+export function declaredOutputOf(procedure: AnyProcedure): unknown {
+  return (procedure._def as { output?: unknown }).output;
+}
 
 export const createCallerFactory = t.createCallerFactory;

@@ -12,28 +12,16 @@ import {
 } from '@bo/domain';
 import type { Logger } from 'pino';
 import { answerJsonWithoutCopy } from './json-answer.js';
-import type { RateLimit, RateLimitDecision } from './rate-limit.js';
+import { createGuard, type Guard } from './guard.js';
+import type { RateLimit } from './rate-limit.js';
 
-/** What every door refuses before it authenticates: maintenance (503), guessing from one address (429). */
-export type Refusal = { status: 429 | 503; message: string; retryAfterSeconds?: number };
-
-/** What a mounted wire gets from the process: the domain context of a request, the log, the shared rate limit. */
+/** What a mounted wire gets from the process: the domain context of a request, the log, the one guard of every door. */
 export interface HttpMountContext {
   /** the domain context of a request (database, clock, services), without a principal */
   context(req: Request): DomainContext;
   log: Logger;
-  /** honour X-Forwarded-Proto from a trusted proxy */
-  trustProxy: boolean;
-  /** counts a request of a token (one budget across v2, v3 and /trpc); absent when the limit is off */
-  rateLimit?: (key: string) => Promise<RateLimitDecision>;
-  /** asked by every door before it authenticates */
-  guard(req: Request): Promise<Refusal | null>;
-  /**
-   * counts a failed authentication from the request's address (the failed-auth throttle);
-   * a door awaits it before it answers, so the next request from the address sees the count
-   * (never rejects: a counter that fails is logged)
-   */
-  authFailed(req: Request): Promise<void>;
+  /** every door's checks (transport, environment, credentials, rate limit, maintenance, declared right) */
+  guard: Guard;
   /** calls in one /trpc batch */
   trpcMaxBatch: number;
 }
@@ -119,38 +107,24 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     runInRequestScope({ key: `environment:${environment}`, signal: controller.signal, startedAt }, next);
   });
 
-  const address = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const limiter = opts.rateLimit;
+  const context = (req: Request): DomainContext => ({
+    prisma: opts.prisma,
+    principal: null,
+    clock,
+    requestId: req.headers['x-request-id'] as string,
+    services: opts.services,
+  });
   const ctx: HttpMountContext = {
-    context: (req) => ({
-      prisma: opts.prisma,
-      principal: null,
-      clock,
-      requestId: req.headers['x-request-id'] as string,
-      services: opts.services,
-    }),
+    context,
     log: opts.log,
-    trustProxy: opts.trustProxy,
-    // one budget per token across every door (the same key in each); null from the limiter: the limit is off
-    rateLimit: limiter
-      ? async (key) => (await limiter.consume(key)) ?? { allowed: true, limit: 0, remaining: 0, retryAfterSeconds: 0 }
-      : undefined,
-    async guard(req) {
-      const window = await opts.maintenance?.forEnvironment(environmentFromHost(req.headers.host));
-      if (window) return { status: 503, ...describeMaintenance(window, clock.now()) };
-      const blocked = await limiter?.authAllowed(address(req));
-      if (blocked && !blocked.allowed) {
-        return {
-          status: 429,
-          message: `too many failed authentications from this address; retry in ${blocked.retryAfterSeconds} s`,
-          retryAfterSeconds: blocked.retryAfterSeconds,
-        };
-      }
-      return null;
-    },
-    async authFailed(req) {
-      await limiter?.authFailed(address(req)).catch((err: unknown) => opts.log.error({ err }, 'failed-auth counter'));
-    },
+    guard: createGuard({
+      context,
+      trustProxy: opts.trustProxy,
+      rateLimit: opts.rateLimit ?? null,
+      maintenance: opts.maintenance ?? null,
+      clock,
+      log: opts.log,
+    }),
     trpcMaxBatch: opts.trpcMaxBatch ?? 10,
   };
   for (const m of opts.mounts) m.mount(app, ctx);

@@ -5,7 +5,16 @@ export type { TlsMaterial } from './tls.js';
 export { createRateLimit } from './rate-limit.js';
 export type { RateLimit, RateLimitDecision } from './rate-limit.js';
 export { createHttpApp } from './http-app.js';
-export type { HttpAppOptions, HttpMount, HttpMountContext, Refusal } from './http-app.js';
+export type { HttpAppOptions, HttpMount, HttpMountContext } from './http-app.js';
+export {
+  admissionOf,
+  createGuard,
+  MaintenanceError,
+  TooManyRequestsError,
+  TransportSecurityError,
+  UnknownEnvironmentError,
+} from './guard.js';
+export type { Admission, DoorCredentials, DoorOptions, Guard, GuardOptions } from './guard.js';
 export { startCore, startHttpService } from './start.js';
 export type { HttpService, JobsOptions, ProcessCore, ProcessOptions, RunningJobs } from './start.js';
 export { ADMIN_COMMAND, announce, jobsInOwnProcess, processCount, runMain, serveAlone, serveFromEnv } from './run.js';

@@ -10,6 +10,7 @@ import {
   type Violation,
   entityOfSchema,
 } from '@bo/domain';
+import { declaredOutputOf, procedureNamedBy } from '@bo/domain/trpc';
 import type { z } from 'zod';
 import type { V2Names } from './v2-names.js';
 
@@ -124,25 +125,12 @@ export function v2Resource<Row>(r: V2Resource<Row>): V2Resource<Row> {
   return r;
 }
 
-/** The tRPC path a resource's procedures live at, read by walking them with a recording caller. */
-function procedurePath(r: AnyV2Resource): string {
-  const seen: string[] = [];
-  const recorder: unknown = new Proxy(() => {}, {
-    get: (_t, key) => {
-      if (typeof key === 'string') seen.push(key);
-      return recorder;
-    },
-  });
-  r.procedures(recorder as Caller);
-  return seen.join('.');
-}
-
-/** The entity a resource shows: declared, or the one its `get` procedure's output schema belongs to. */
+/** The entity a resource shows: declared, or the one its `get` procedure's declared output schema belongs to. */
 export function entityOf(r: AnyV2Resource): AnyEntity {
   if (r.entity) return r.entity;
-  const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def?: { output?: unknown } }> } })._def
-    .procedures;
-  const entity = entityOfSchema(procedures[`${procedurePath(r)}.get`]?._def?.output);
+  // the procedure found in the router's public record, never called
+  const get = procedureNamedBy(appRouter, (c) => r.procedures(c).get);
+  const entity = get ? entityOfSchema(declaredOutputOf(get)) : undefined;
   if (!entity) throw new Error(`${r.path}: no entity declared and none found from its procedures`);
   return entity;
 }

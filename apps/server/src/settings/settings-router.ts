@@ -1,10 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { createCaller, environmentFromHost, toDomainError, ValidationError } from '@bo/domain';
+import { appRouter, createCaller, type DomainError, declaredRightOf, toDomainError, ValidationError } from '@bo/domain';
 import type { WebSession } from '@bo/domain/auth/web-session';
 import { SESSION_HOURS } from '@bo/domain/auth/web-session';
-import { clearCookie, isSecureRequest, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '@bo/http';
-import type { HttpMountContext } from '@bo/runtime';
+import { procedureNamedBy } from '@bo/domain/trpc';
+import { clearCookie, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '@bo/http';
+import { type Admission, type HttpMountContext, TransportSecurityError } from '@bo/runtime';
 import { esc, linkForm, loginForm, message, page, tokensPage } from './html.js';
 
 /** Forms are small: a few fields. */
@@ -31,16 +32,26 @@ function field(req: Request, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
+/** The procedures behind the forms that change something, whose declared rights are checked before a form is read. */
+const FORM_PROCEDURES = {
+  logout: procedureNamedBy(appRouter, (c) => c.auth.session.logout),
+  createToken: procedureNamedBy(appRouter, (c) => c.auth.tokens.create),
+  deleteToken: procedureNamedBy(appRouter, (c) => c.auth.tokens.delete),
+};
+
 /**
  * The API section of the environment's settings, at /settings/api: server-
- * rendered pages that work without JavaScript, behind the doors' own guards
- * (TLS only, maintenance and the failed-authentication throttle before anything,
- * the per-user rate limit, a body limit, errors without internals).
+ * rendered pages that work without JavaScript, behind the one guard of every
+ * door (with the browser session as credentials: TLS only, the environment,
+ * the failed-authentication throttle, the session's rate limit, maintenance,
+ * and a form's declared right before the form is read), a body limit, errors
+ * without internals.
  */
 export function createSettingsRouter(ctx: HttpMountContext): Router {
   const r = express.Router();
+  const { guard } = ctx;
 
-  r.use((req, res, next) => {
+  r.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader(
       'Content-Security-Policy',
@@ -50,44 +61,56 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // the one-time link's token is in the address: never sent on as a referrer
     res.setHeader('Referrer-Policy', 'no-referrer');
-    if (!isSecureRequest(req, ctx.trustProxy)) {
-      res.status(403).type('text/plain').send('TLS is required: open these pages over https.');
-      return;
-    }
     next();
   });
 
-  r.use(async (req, res, next) => {
-    try {
-      const environment = environmentFromHost(req.headers.host);
-      if (!environment) throw new PageError(404, 'Not found.');
-      const refusal = await ctx.guard(req);
-      if (refusal) {
-        if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
-        throw new PageError(refusal.status, refusal.message);
-      }
-      res.locals.environment = environment;
-      const anonymous = createCaller({ ...ctx.context(req), principal: null });
-      const session = await anonymous.auth.session.resolve({ environment, secret: readCookie(req, SESSION_COOKIE) });
-      res.locals.session = session;
-      if (session && ctx.rateLimit) {
-        const decision = await ctx.rateLimit(`session:${session.sessionId}`);
-        if (!decision.allowed) {
-          res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-          throw new PageError(429, `Too many requests; retry in ${decision.retryAfterSeconds} s.`);
-        }
-      }
-      next();
-    } catch (err) {
-      next(err);
-    }
-  });
+  const admission = (res: Response) => res.locals.admission as Admission | undefined;
+  const env = (res: Response) => admission(res)?.environment ?? '';
+  const sessionOf = (res: Response) => admission(res)?.session ?? null;
+  /** the signed-in user's caller */
+  const caller = (res: Response) => createCaller((admission(res) as Admission).context);
 
-  r.use(express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 20 }));
+  /** every failure as a plain page: never a stack, a path or a database message */
+  const renderPage = (res: Response, status: number, text: string) => {
+    const s = sessionOf(res);
+    res
+      .status(status)
+      .type('html')
+      .send(
+        page({
+          title: `Error ${status}`,
+          environment: env(res),
+          signedInAs: s?.email,
+          csrf: s?.csrfToken,
+          body: `<h1>Error ${status}</h1>${message('error', esc(text))}<p><a href="/settings/api">Back to the API settings</a></p>`,
+        }),
+      );
+  };
+  const renderDomainError = (domain: DomainError, _req: Request, res: Response) => {
+    const status =
+      { forbidden: 403, not_found: 404, unauthenticated: 401, rate_limited: 429, unavailable: 503 }[domain.kind as string] ?? 400;
+    const text =
+      domain instanceof TransportSecurityError
+        ? domain.message
+        : domain.kind === 'forbidden'
+          ? 'You do not have the settings right needed here.'
+          : domain.kind === 'unauthenticated'
+            ? 'Your session has ended. Sign in again.'
+            : domain instanceof ValidationError
+              ? domain.violations.map((v) => v.message).join('; ')
+              : domain.message;
+    renderPage(res, status, text);
+  };
 
-  const env = (res: Response) => res.locals.environment as string;
-  const sessionOf = (res: Response) => (res.locals.session as WebSession | null) ?? null;
-  const caller = (req: Request, s: WebSession) => createCaller({ ...ctx.context(req), principal: s.principal });
+  // the one guard of every door; a visitor without a session may still sign in
+  r.use(guard.door({ credentials: { session: (req) => readCookie(req, SESSION_COOKIE) }, render: renderDomainError }));
+
+  /** the right a form's procedure declares, checked before the form is read */
+  const needs = (procedure: unknown) => (_req: Request, res: Response, next: NextFunction) => {
+    guard.right(admission(res) as Admission, declaredRightOf(procedure));
+    next();
+  };
+  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 20 });
 
   const renderLogin = (res: Response, status: number, opts: { email?: string; error?: string } = {}) => {
     const csrf = randomBytes(24).toString('base64url');
@@ -99,7 +122,6 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
   };
 
   const renderTokens = async (
-    req: Request,
     res: Response,
     s: WebSession,
     extra: {
@@ -109,7 +131,7 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
       status?: number;
     } = {},
   ) => {
-    const c = caller(req, s);
+    const c = caller(res);
     const [tokens, users] = await Promise.all([c.auth.tokens.list(), c.auth.tokens.users()]);
     const canWrite = s.principal.rights.settings === 'write';
     res
@@ -126,7 +148,7 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
       );
   };
 
-  /** a signed-in user's form: its CSRF token must be the session's, or nothing happens */
+  /** a signed-in user's form (the guard has checked the session): its CSRF token must be the session's, or nothing happens */
   const requireForm = (req: Request, res: Response): WebSession => {
     const s = sessionOf(res);
     if (!s) throw new PageError(401, 'Your session has ended. Sign in again.');
@@ -135,13 +157,13 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
     return s;
   };
 
-  r.get(['/api', '/api/'], async (req, res) => {
+  r.get(['/api', '/api/'], async (_req, res) => {
     const s = sessionOf(res);
     if (!s) return renderLogin(res, 200);
-    await renderTokens(req, res, s);
+    await renderTokens(res, s);
   });
 
-  r.post('/api/login', async (req, res) => {
+  r.post('/api/login', form, async (req, res) => {
     if (!same(field(req, 'csrf'), readCookie(req, LOGIN_CSRF_COOKIE))) {
       throw new PageError(403, 'The form could not be verified (CSRF). Reload the page and try again.');
     }
@@ -154,7 +176,7 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
       res.redirect(303, '/settings/api');
     } catch (err) {
       if (toDomainError(err)?.kind !== 'unauthenticated') throw err;
-      await ctx.authFailed(req);
+      await guard.signInFailed(req);
       renderLogin(res, 401, { email, error: 'Wrong e-mail or password.' });
     }
   });
@@ -165,7 +187,7 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
     res.type('html').send(page({ title: 'Sign in', environment: env(res), body: linkForm(token) }));
   });
 
-  r.post('/api/link', async (req, res) => {
+  r.post('/api/link', form, async (req, res) => {
     const anonymous = createCaller({ ...ctx.context(req), principal: null });
     try {
       const opened = await anonymous.auth.session.consumeLink({ environment: env(res), secret: field(req, 'token') });
@@ -173,33 +195,33 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
       res.redirect(303, '/settings/api');
     } catch (err) {
       if (toDomainError(err)?.kind !== 'unauthenticated') throw err;
-      await ctx.authFailed(req);
+      await guard.signInFailed(req);
       throw new PageError(401, 'This sign-in link is unknown, used or expired. Ask for a new one.');
     }
   });
 
-  r.post('/api/logout', async (req, res) => {
-    const s = requireForm(req, res);
-    await caller(req, s).auth.session.logout();
+  r.post('/api/logout', needs(FORM_PROCEDURES.logout), form, async (req, res) => {
+    requireForm(req, res);
+    await caller(res).auth.session.logout();
     clearCookie(res, SESSION_COOKIE);
     res.redirect(303, '/settings/api');
   });
 
-  r.post('/api/tokens', async (req, res) => {
+  r.post('/api/tokens', needs(FORM_PROCEDURES.createToken), form, async (req, res) => {
     const s = requireForm(req, res);
     try {
-      const created = await caller(req, s).auth.tokens.create({ userId: field(req, 'user_id'), label: field(req, 'label') });
-      await renderTokens(req, res, s, { created });
+      const created = await caller(res).auth.tokens.create({ userId: field(req, 'user_id'), label: field(req, 'label') });
+      await renderTokens(res, s, { created });
     } catch (err) {
       const domain = toDomainError(err);
       if (!(domain instanceof ValidationError)) throw err;
-      await renderTokens(req, res, s, { status: 400, error: domain.violations.map((v) => v.message).join('; ') });
+      await renderTokens(res, s, { status: 400, error: domain.violations.map((v) => v.message).join('; ') });
     }
   });
 
-  r.post('/api/tokens/:id/delete', async (req, res) => {
-    const s = requireForm(req, res);
-    await caller(req, s).auth.tokens.delete({ id: req.params.id as string });
+  r.post('/api/tokens/:id/delete', needs(FORM_PROCEDURES.deleteToken), form, async (req, res) => {
+    requireForm(req, res);
+    await caller(res).auth.tokens.delete({ id: req.params.id as string });
     res.redirect(303, '/settings/api');
   });
 
@@ -207,48 +229,16 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
 
   // every failure as a plain page: never a stack, a path or a database message
   r.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    let status = 500;
-    let text = 'Something went wrong. The request id is in the X-Request-Id header.';
-    if (err instanceof PageError) {
-      status = err.status;
-      text = err.message;
-    } else {
-      const domain = toDomainError(err);
-      const type = (err as { type?: unknown } | null)?.type;
-      if (domain) {
-        status =
-          { forbidden: 403, not_found: 404, unauthenticated: 401, rate_limited: 429, unavailable: 503 }[domain.kind as string] ??
-          400;
-        text =
-          domain.kind === 'forbidden'
-            ? 'You do not have the settings right needed here.'
-            : domain instanceof ValidationError
-              ? domain.violations.map((v) => v.message).join('; ')
-              : domain.message;
-      } else if (type === 'entity.too.large') {
-        status = 413;
-        text = 'The form is larger than allowed.';
-      } else if (typeof type === 'string' || (err as { status?: number } | null)?.status === 400) {
-        status = 400;
-        text = 'The form could not be read.';
-      } else {
-        ctx.log.error({ err, requestId: req.headers['x-request-id'], path: req.path }, 'unhandled error in settings');
-      }
+    if (err instanceof PageError) return renderPage(res, err.status, err.message);
+    const domain = toDomainError(err);
+    if (domain) return renderDomainError(domain, req, res);
+    const type = (err as { type?: unknown } | null)?.type;
+    if (type === 'entity.too.large') return renderPage(res, 413, 'The form is larger than allowed.');
+    if (typeof type === 'string' || (err as { status?: number } | null)?.status === 400) {
+      return renderPage(res, 400, 'The form could not be read.');
     }
-    const environment = (res.locals.environment as string | undefined) ?? '';
-    const s = sessionOf(res);
-    res
-      .status(status)
-      .type('html')
-      .send(
-        page({
-          title: `Error ${status}`,
-          environment,
-          signedInAs: s?.email,
-          csrf: s?.csrfToken,
-          body: `<h1>Error ${status}</h1>${message('error', esc(text))}<p><a href="/settings/api">Back to the API settings</a></p>`,
-        }),
-      );
+    ctx.log.error({ err, requestId: req.headers['x-request-id'], path: req.path }, 'unhandled error in settings');
+    renderPage(res, 500, 'Something went wrong. The request id is in the X-Request-Id header.');
   });
   return r;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ForbiddenError } from './errors.js';
+import type { Principal } from './context.js';
+import { ForbiddenError, UnauthenticatedError } from './errors.js';
 
 /** Rights are per module; a token has exactly its user's rights. */
 export const MODULES = [
@@ -36,6 +37,44 @@ export function hasRight(rights: Rights, module: ModuleName, level: Exclude<Righ
 
 export function requireRight(rights: Rights, module: ModuleName, level: Exclude<RightLevel, 'none'>): void {
   if (!hasRight(rights, module, level)) throw new ForbiddenError();
+}
+
+/**
+ * What a procedure declares it needs, readable without calling it: the procedure builders of
+ * trpc.ts record it in the procedure's tRPC meta (`procedure.meta.right`). A module right, any
+ * signed-in user, internal callers only, or nothing (sign-in, the token check itself).
+ */
+export type DeclaredRight =
+  | { kind: 'module'; module: ModuleName; level: Exclude<RightLevel, 'none'> }
+  | { kind: 'user' }
+  | { kind: 'system' }
+  | { kind: 'public' };
+
+/** What every procedure's meta holds (see trpc.ts). */
+export interface ProcedureMeta {
+  right?: DeclaredRight;
+}
+
+/**
+ * The one check of a declared right, run by the doors' guard before a request's body is read and
+ * by the procedure itself before its input: no principal is Unauthenticated, a principal without
+ * the right Forbidden.
+ */
+export function requireDeclaredRight(principal: Principal | null, right: DeclaredRight): void {
+  if (right.kind === 'public') return;
+  if (right.kind === 'system') {
+    if (principal?.kind !== 'system') throw new ForbiddenError('internal procedure');
+    return;
+  }
+  if (!principal) throw new UnauthenticatedError();
+  if (principal.kind !== 'user') throw new ForbiddenError('a user token is required');
+  if (right.kind === 'module') requireRight(principal.rights, right.module, right.level);
+}
+
+/** The right a procedure declares (its tRPC meta), read from the procedure without calling it; undefined when it is none. */
+export function declaredRightOf(procedure: unknown): DeclaredRight | undefined {
+  if (typeof procedure !== 'function' || !('meta' in procedure)) return undefined;
+  return (procedure.meta as ProcedureMeta | undefined)?.right;
 }
 
 export const ALL_RIGHTS: Rights = Object.fromEntries(MODULES.map((m) => [m, 'write'])) as Rights;

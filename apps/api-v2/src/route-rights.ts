@@ -1,0 +1,81 @@
+import type { Request } from 'express';
+import { appRouter, type createCaller, type DeclaredRight, declaredRightOf } from '@bo/domain';
+import { procedureNamedBy } from '@bo/domain/trpc';
+import type { AnyV2Operation } from './resources/v2-operation.js';
+import type { AnyV2Resource, V2RowOperation } from './resources/v2-resource.js';
+
+type Caller = ReturnType<typeof createCaller>;
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A route's declared right, and the place of the route among the mounted ones (the first match wins). */
+interface Entry {
+  order: number;
+  /** undefined: the route's accessor does more than name a procedure, which then checks its right itself */
+  right: DeclaredRight | undefined;
+}
+
+const ID = ':id';
+
+/**
+ * The right each v2 route's procedure declares, read from the procedures' declarations (never by
+ * calling them), so that the guard checks it before the body is read. Routes are the ones
+ * mountV2Resource, mountV2Operation and mountV2RowOperation mount, in their order; a request is
+ * looked up by its method and path (`/crm/organization`, `/crm/organization/:id`,
+ * `/projects/service/:id/duplicate`) in a map, whatever the number of routes.
+ */
+export function v2RouteRights(
+  resources: readonly AnyV2Resource[],
+  operations: readonly AnyV2Operation[],
+  rowOperations: readonly V2RowOperation[],
+): (req: Request) => DeclaredRight | undefined {
+  const routes = new Map<string, Entry>();
+  let order = 0;
+  const add = (method: Method, path: string, select: (c: Caller) => unknown) => {
+    order += 1;
+    let absent = false;
+    const procedure = procedureNamedBy(appRouter, (c) => {
+      const selected = select(c);
+      absent = selected === undefined;
+      return selected;
+    });
+    // a resource without the procedure passes the request on to the next route
+    if (absent) return;
+    const key = `${method} ${path.toLowerCase()}`;
+    // a route mounted earlier on the same method and path answers first
+    if (!routes.has(key)) routes.set(key, { order, right: declaredRightOf(procedure) });
+  };
+
+  for (const r of resources) {
+    const base = `/${r.path}`;
+    const methods = r.methods ?? {};
+    add('GET', base, (c) => r.procedures(c).list);
+    add('GET', `${base}/${ID}`, (c) => r.procedures(c).get);
+    for (const action of r.actions ?? [])
+      add(action.method === 'GET' ? 'GET' : 'POST', `${base}/${ID}/${action.name}`, action.call);
+    // a read-only resource answers 405 to every write, whatever the caller's rights
+    if (r.readOnly) continue;
+    if (methods.create !== false) add('POST', base, (c) => r.procedures(c).create);
+    if (methods.update !== false) {
+      add('PUT', `${base}/${ID}`, (c) => r.procedures(c).update);
+      if (r.referencePaths?.updateByPost) add('POST', `${base}/${ID}`, (c) => r.procedures(c).update);
+      if (r.referencePaths?.updateOnCollection) add('PUT', base, (c) => r.procedures(c).update);
+    }
+    if (methods.delete !== false) add('DELETE', `${base}/${ID}`, (c) => r.procedures(c).delete);
+  }
+  for (const op of operations) add(op.method, `/${op.path}`, op.call);
+  for (const op of rowOperations) add(op.method, `/${op.path}/${ID}`, op.call);
+
+  return (req) => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const path = req.path.replace(/\/$/, '').toLowerCase();
+    const segments = path.split('/');
+    const candidates = [
+      routes.get(`${method} ${path}`),
+      segments.length > 2 ? routes.get(`${method} ${[...segments.slice(0, -1), ID].join('/')}`) : undefined,
+      segments.length > 3 ? routes.get(`${method} ${[...segments.slice(0, -2), ID, segments.at(-1)].join('/')}`) : undefined,
+    ];
+    let first: Entry | undefined;
+    for (const c of candidates) if (c && (!first || c.order < first.order)) first = c;
+    return first?.right;
+  };
+}
