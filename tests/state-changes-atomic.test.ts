@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookable, hoursBody, v2Post } from './support/hours.js';
+import { referenceData } from './support/projects.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
 /**
@@ -81,6 +82,34 @@ describe('the week’s submission against bookings in the week', () => {
       );
       expect(moved.length).toBeGreaterThan(0);
       for (const row of moved) expect(row.atSubmission, `${monday} ${row.id}`).toBe(row.now);
+    }
+  });
+});
+
+describe('a project’s closing against bookings on its services', () => {
+  it('hours booked at the moment the project is closed are either written before the closing or refused: none after it', async () => {
+    const ref = await referenceData(acme);
+    const closed = ref.statuses.find((s) => s.is_closed)?.id;
+    expect(closed).toBeTruthy();
+    for (let round = 0; round < 5; round += 1) {
+      const b = await bookable(acme, `Closing ${round}`);
+      const bookings = Array.from({ length: 9 }, (_, i) =>
+        acme.v2('POST', '/hours/hours', hoursBody(b, { start_date: '2026-03-02', duration_in_minutes: 30 + i })),
+      );
+      const closing = acme.v2('PUT', `/projects/project/${b.project}`, { project_status_id: closed });
+      const [closedRes, ...booked] = await Promise.all([closing, ...bookings]);
+      expect(closedRes.status, closedRes.text).toBe(200);
+      for (const res of booked) if (res.status !== 200) expect(res.text).toContain('[project_closed]');
+      // events are numbered as they are written: no booking's event after the closing's
+      const [last] = await t.db.query<{ seq: string }>('SELECT max(seq)::text AS seq FROM event WHERE entity_id = $1', [
+        b.project,
+      ]);
+      const after = await t.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM event e JOIN hour_registration h ON h.id = e.entity_id
+          WHERE h.project_id = $1 AND e.seq > $2::bigint`,
+        [b.project, last?.seq],
+      );
+      expect(Number(after[0]?.n), `round ${round}`).toBe(0);
     }
   });
 });

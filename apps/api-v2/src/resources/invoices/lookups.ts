@@ -109,18 +109,20 @@ export const reverseInvoiceV2 = v2Resource<ReverseInvoice>({
     id: r.id,
     status: r.status,
     date: r.expirationDate,
-    invoice_number: r.invoice?.invoiceNumber ?? null,
+    invoice_number: r.invoice && 'invoiceNumber' in r.invoice ? r.invoice.invoiceNumber : null,
     price: r.price === null ? null : Number(r.price),
     label: r.name,
     project: r.project ? { id: r.project.id, name: r.project.name, project_number: r.project.projectNumber } : null,
-    invoice: r.invoice
-      ? {
-          id: r.invoice.id,
-          invoice_number: r.invoice.invoiceNumber,
-          invoice_date: r.invoice.invoiceDate,
-          status: { id: r.invoice.status, name: r.invoice.status },
-        }
-      : null,
+    // without the invoices right the invoice is {id, name} (rights through relations)
+    invoice:
+      r.invoice && 'status' in r.invoice
+        ? {
+            id: r.invoice.id,
+            invoice_number: r.invoice.invoiceNumber,
+            invoice_date: r.invoice.invoiceDate,
+            status: { id: r.invoice.status, name: r.invoice.status },
+          }
+        : r.invoice,
   }),
   conformance: false,
 });

@@ -87,6 +87,13 @@ export async function checkBooking(
   w: WriteContext,
   b: Booking,
 ): Promise<{ projectId: string; billable: boolean; tariff: number | null }> {
+  // the service and its project are read under a share lock: closing the project or invoicing
+  // the service (each an update of that row) then waits for this booking, or is seen by it
+  await w.sql.read(
+    `SELECT s.id FROM project_service s JOIN project p ON p.id = s.project_id AND p.environment_id = s.environment_id
+      WHERE s.environment_id = $1 AND s.id = $2 FOR SHARE OF s, p`,
+    [b.projectServiceId],
+  );
   const service = await w.tx.projectService.findUnique({
     where: { id: b.projectServiceId },
     include: { project: { include: { projectStatus: true } }, hourTypes: { include: { hourType: true } } },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineEntity, f } from '../../shared/entity/index.js';
+import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { invoice } from '../invoice/invoice.entity.js';
 
 /**
  * projects/reverseinvoice: the installments of the projects' fixed-price services as
@@ -37,14 +38,11 @@ export const reverseInvoice = defineEntity({
         FROM project_service s JOIN project p ON p.id = s.project_id
        WHERE s.id = ${t}.project_service_id AND s.environment_id = ${t}.environment_id)`,
     ),
-    invoice: f.computed(
-      'json',
-      z
-        .object({ id: z.string(), invoiceNumber: z.string().nullable(), invoiceDate: z.string().nullable(), status: z.string() })
-        .nullable(),
-      (t) => `(SELECT json_build_object('id', i.id, 'invoiceNumber', i.invoice_number,
-          'invoiceDate', to_char(i.invoice_date, 'YYYY-MM-DD'), 'status', i.status)
-        FROM invoice i WHERE i.id = ${t}.invoice_id AND i.environment_id = ${t}.environment_id)`,
+    /** the invoice of the term: a relation into the invoices module, so without the invoices right it shows as {id, name} */
+    invoice: f.ref(
+      (): TargetEntity => invoice,
+      z.object({ id: z.string(), invoiceNumber: z.string().nullable(), invoiceDate: z.string().nullable(), status: z.string() }),
+      { column: 'invoice_id', restricted: true, filter: false },
     ),
   },
 });
