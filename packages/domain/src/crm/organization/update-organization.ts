@@ -13,9 +13,9 @@ import {
 
 export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
   references: organizationReferences,
-  // as the create: through the transaction's reader, unless contacts are linked (Prisma's writes)
-  sqlOnly: (input) => !input.contacts?.length,
-  async run({ tx, sql, now }, id, input) {
+  // as the create: through the transaction's reader, in a transaction of our own
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
     // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued
     await sql.update('organization', id, { ...columnsOf(organizationColumns(input)), updated_at: now });
     const settings = debtorSettings({}, input.debtor);
@@ -28,10 +28,10 @@ export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
         { stablePlan: true },
       );
     }
-    await writeAddress(tx, id, 'visiting', input.visitingAddress);
-    await writeAddress(tx, id, 'postal', input.postalAddress);
-    await writeOrganizationInterests(tx, id, input.interests);
-    await writeLinkedContacts(tx, id, input.contacts, now);
-    await writeCustomFields(tx, 'organization', id, input.customFields, 'update');
+    await writeAddress(sql, id, 'visiting', input.visitingAddress);
+    await writeAddress(sql, id, 'postal', input.postalAddress);
+    await writeOrganizationInterests(sql, id, input.interests);
+    await writeLinkedContacts(sql, id, input.contacts, now);
+    await writeCustomFields(sql, 'organization', id, input.customFields, 'update');
   },
 };
