@@ -1,40 +1,22 @@
 import type { TenantReader } from '@bo/db';
 import { newEntityId } from '../../shared/ids.js';
+import { columnsOfWrite } from '../../shared/entity/entity-write.js';
 import type { ReferenceCheck } from '../../shared/entity/index.js';
 import type { AddressInput } from '../address.entity.js';
 import { upsertContactLink } from '../contactperson/contactperson.write.js';
 import { contactPerson } from '../contactperson/contactperson.entity.js';
 import { person } from '../person/person.entity.js';
+import { organization } from './organization.entity.js';
 import type { DebtorInput, UpdateOrganizationInput } from './organization.schema.js';
 
-/** Column values of the scalar fields a write names; absent fields stay as they are. */
-export function organizationColumns(input: UpdateOrganizationInput) {
-  const ref = (r: { id: string } | null | undefined) => (r === undefined ? undefined : (r?.id ?? null));
-  return {
-    name: input.name,
-    cocCode: input.cocCode,
-    vatNumber: input.vatNumber,
-    email: input.email,
-    phone: input.phone,
-    url: input.url,
-    note: input.note,
-    linkedinUrl: input.linkedinUrl,
-    hasDifferentPostalAddress: input.hasDifferentPostalAddress,
-    relationTypeId: ref(input.relationType),
-    industryId: ref(input.industry),
-    organizationSizeId: ref(input.organizationSize),
-    invoiceReceiver: input.invoiceReceiver,
-    allowAutocollect: input.allowAutocollect,
-    bankAccount: input.bankAccount,
-    bankBic: input.bankBic,
-    relationNumber: input.relationNumber,
-    isActive: input.isActive,
-    sendInvoiceEmailToContact: input.sendInvoiceEmailToContact ?? input.debtor?.sendInvoiceEmailToContact,
-    sendInvoiceEmailToProjectContact: input.sendInvoiceEmailToProjectContact ?? input.debtor?.sendInvoiceEmailToProjectContact,
-    sendInvoiceEmailToFixedEmail: input.sendInvoiceEmailToFixedEmail ?? input.debtor?.sendInvoiceEmailToFixedEmail,
-    sendInvoiceEmailToCc: input.sendInvoiceEmailToCc ?? input.debtor?.sendInvoiceEmailToCc,
-    relationManagerId: ref(input.relationManager),
-  };
+/**
+ * The columns of the fields a write names, by the entity's declaration (absent fields stay as they
+ * are); the send_* flags may also come inside the debtor settings, where the field itself wins.
+ */
+export function organizationColumns(input: UpdateOrganizationInput): Record<string, unknown> {
+  const named: Record<string, unknown> = { ...input };
+  for (const [key, value] of Object.entries(input.debtor ?? {})) if (named[key] === undefined) named[key] = value;
+  return columnsOfWrite(organization, named);
 }
 
 /** Storage keys of the debtor settings JSON (the send_* flags are columns of their own). */

@@ -1,5 +1,4 @@
 import { writeCustomFields } from '../../customfields/index.js';
-import { columnsOf } from '../../shared/entity/columns.js';
 import type { EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdateOrganizationInput } from './organization.schema.js';
 import {
@@ -17,7 +16,7 @@ export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
   ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued
-    await sql.update('organization', id, { ...columnsOf(organizationColumns(input)), updated_at: now });
+    await sql.update('organization', id, { ...organizationColumns(input), updated_at: now });
     const settings = debtorSettings({}, input.debtor);
     if (settings) {
       // the debtor settings named replace theirs, the others stay: a merge of JSON objects in place

@@ -5,6 +5,7 @@ import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
+import { clearExclusive } from './entity-write.js';
 import type { EntityTransaction } from './transaction.js';
 import { readDefinitions, readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
 import type { CustomFieldRow } from '../../customfields/custom-field.view.js';
@@ -299,6 +300,7 @@ export async function createEntityRow<C>(
     async (w: W): Promise<Written> => {
       await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
       const id = await run(w, input);
+      await clearExclusive(w.sql, entity, id, input as Readonly<Record<string, unknown>>, w.now);
       const row = await recordChange(w, entity, id, 'created', answer);
       return { id, row };
     };
@@ -334,6 +336,7 @@ export async function updateEntityRow<U>(
       if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
       await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
       await run(w, id, input);
+      await clearExclusive(w.sql, entity, id, input as Readonly<Record<string, unknown>>, w.now);
       const row = await recordChange(w, entity, id, 'updated', answer);
       return { id, row };
     };
