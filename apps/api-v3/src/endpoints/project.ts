@@ -3,100 +3,78 @@ import { type Budget, projectBudget, serviceBudget } from '@bo/domain/projects/s
 import type { AdvanceServiceConfiguration as AdvanceConfiguration } from '@bo/domain/projects/service/commands/advance-service-configuration';
 import type { BuiltService as Built } from '@bo/domain/projects/service/commands/build-project-service';
 import { INVOICE_METHODS, SUBSCRIPTION_CYCLES } from '@bo/domain/projects/service/invoice-method';
+import {
+  buildProjectServiceInput,
+  createAcquisitionServiceInput,
+  createAdvanceServiceInput,
+  createProjectServiceInput,
+  updateAcquisitionServiceInput,
+  updateAdvanceServiceInput,
+  updateProjectServiceInput,
+} from '@bo/domain/projects/service/project-service.schema';
 import type { ProjectService } from '@bo/domain/projects/service/project-service.entity';
 import { z } from 'zod';
 import { commandEndpoint, getEndpoint, type NamedSchema, queryEndpoint } from './types.js';
 
 /**
- * v3 shapes of project services (names from the contract, fields ours, camelCase).
- * Request schemas are strict: an unknown property is refused, so only valid data is stored.
+ * v3 shapes of project services (names from the contract, fields ours, camelCase). The requests
+ * are the domain's inputs as a JSON body takes them (see jsonRequest); v3 names nothing apart.
  */
-const id = z.string().min(1).max(200);
-const text = z.string().max(10_000).nullable().optional();
-const amount = z.number().finite().min(0).max(1e10);
-const date = z.iso.date().transform((s) => new Date(`${s}T00:00:00.000Z`));
-const name = z.string().trim().min(1, 'This value should not be blank.').max(255);
+const calendarDate = z.iso.date().transform((s) => new Date(`${s}T00:00:00.000Z`));
+const BLANK = 'This value should not be blank.';
 
-const hourTypeLine = z
-  .object({
-    hourTypeId: id.meta({ description: 'an hour type id (prefix hourtype:)' }),
-    tariff: amount.nullable().optional(),
-    budgetedAmount: amount.nullable().optional(),
-    billable: z.boolean().nullable().optional(),
-  })
-  .strict();
-const costTypeLine = z
-  .object({
-    costTypeId: id.meta({ description: 'a cost type id (prefix itemtype:)' }),
-    tariff: amount.nullable().optional(),
-    purchaseTariff: amount.nullable().optional(),
-    budgetedAmount: amount.nullable().optional(),
-    billable: z.boolean().nullable().optional(),
-  })
-  .strict();
-const installment = z
-  .object({
-    name,
-    percentage: z.number().min(0).max(100).nullable().optional(),
-    price: amount.nullable().optional(),
-    expirationDate: date.nullable().optional(),
-  })
-  .strict();
+/**
+ * A domain input as v3 takes it: every object strict (an unknown property is refused, so only
+ * valid data is stored), a date a calendar date (a JSON body carries no Date), a blank text
+ * refused with the contract's words. Lists keep their bounds, fields their types.
+ */
+function jsonRequest<S extends z.ZodType>(schema: S): S {
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+  switch (def.type) {
+    case 'object': {
+      const shape = (schema as unknown as z.ZodObject).shape;
+      return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, jsonRequest(v)]))) as unknown as S;
+    }
+    case 'optional':
+      return jsonRequest(def.innerType as z.ZodType).optional() as unknown as S;
+    case 'nullable':
+      return jsonRequest(def.innerType as z.ZodType).nullable() as unknown as S;
+    case 'array':
+      return (schema as unknown as z.ZodArray).clone({
+        ...(def as unknown as z.ZodArray['def']),
+        element: jsonRequest(def.element as z.ZodType),
+      }) as unknown as S;
+    case 'union':
+      // the domain's calendar date: a Date, or its text
+      if ((def.options as z.ZodType[]).some((o) => o instanceof z.ZodDate)) return calendarDate as unknown as S;
+      return schema;
+    case 'string': {
+      type Check = { _zod: { def: { check: string; minimum?: number } } };
+      const checks = (def.checks ?? []) as Check[];
+      const blank = (c: Check) => c._zod.def.check === 'min_length' && c._zod.def.minimum === 1;
+      if (!checks.some(blank)) return schema;
+      // a text that may not be empty: a blank one is refused in the contract's words
+      const kept = (schema as unknown as z.ZodString).clone({
+        ...(def as unknown as z.ZodString['def']),
+        checks: checks.filter((c) => !blank(c)) as never,
+      });
+      return kept.min(1, BLANK) as unknown as S;
+    }
+    default:
+      return schema;
+  }
+}
 
-const invoiceableFields = {
-  defaultServiceId: id.nullable().optional(),
-  explanation: text,
-  subscriptionCycle: z.enum(SUBSCRIPTION_CYCLES).nullable().optional(),
-  price: amount.nullable().optional(),
-  amount: amount.nullable().optional(),
-  trackHours: z.boolean().optional(),
-  trackCost: z.boolean().optional(),
-  startDate: date.nullable().optional(),
-  endDate: date.nullable().optional(),
-  writeHoursStartDate: date.nullable().optional(),
-  writeHoursEndDate: date.nullable().optional(),
-  expectedInvoiceDate: date.nullable().optional(),
-  vatClassId: id.nullable().optional(),
-  revenueGroupId: id.nullable().optional(),
-  useInResourcePlanner: z.boolean().optional(),
-  invoiceInInstallments: z.boolean().optional(),
-  installments: z.array(installment).max(100).optional(),
-  hourTypes: z.array(hourTypeLine).max(100).optional(),
-  costTypes: z.array(costTypeLine).max(100).optional(),
-};
-
-const CreateProjectService = z
-  .object({ projectId: id, name, invoiceMethod: z.enum(INVOICE_METHODS), ...invoiceableFields })
-  .strict();
-const EditProjectService = z
-  .object({ id, name: name.optional(), invoiceMethod: z.enum(INVOICE_METHODS).optional(), ...invoiceableFields })
-  .strict();
-
-const acquisitionFields = {
-  defaultServiceId: id.nullable().optional(),
-  explanation: text,
-  startDate: date.nullable().optional(),
-  endDate: date.nullable().optional(),
-  hourTypes: z
-    .array(
-      z.object({ hourTypeId: id, tariff: amount.nullable().optional(), budgetedAmount: amount.nullable().optional() }).strict(),
-    )
-    .max(100)
-    .optional(),
-};
-const CreateAcquisitionProjectService = z.object({ projectId: id, name, ...acquisitionFields }).strict();
-const EditAcquisitionProjectService = z.object({ id, name: name.optional(), ...acquisitionFields }).strict();
-
-const advanceFields = { explanation: text, expectedInvoiceDate: date.nullable().optional() };
-const CreateAdvanceProjectService = z
-  .object({ projectId: id, name: name.optional(), price: z.number().finite().positive().max(1e10), ...advanceFields })
-  .strict();
-const EditAdvanceProjectService = z
-  .object({ id, name: name.optional(), price: z.number().finite().positive().max(1e10).optional(), ...advanceFields })
-  .strict();
-
-const BuildProjectService = z.object({ projectId: id, defaultServiceId: id }).strict();
-const BuildProjectAcquisitionService = z.object({ projectId: id, defaultServiceId: id }).strict();
+const CreateProjectService = jsonRequest(
+  createProjectServiceInput.extend({ invoiceMethod: z.enum(INVOICE_METHODS) /* required in v3 */ }),
+);
+const EditProjectService = jsonRequest(updateProjectServiceInput.extend({ id: z.string().min(1) }));
+const CreateAcquisitionProjectService = jsonRequest(createAcquisitionServiceInput);
+const EditAcquisitionProjectService = jsonRequest(updateAcquisitionServiceInput.extend({ id: z.string().min(1) }));
+const CreateAdvanceProjectService = jsonRequest(createAdvanceServiceInput);
+const EditAdvanceProjectService = jsonRequest(updateAdvanceServiceInput.extend({ id: z.string().min(1) }));
+const BuildProjectService = jsonRequest(buildProjectServiceInput);
+const BuildProjectAcquisitionService = jsonRequest(buildProjectServiceInput);
 
 // ---- responses ----
 const nullableString = z.string().nullable();

@@ -1,5 +1,6 @@
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EnvironmentSeeder } from '../shared/environment-seeders.js';
+import { FIRST_PROFILE } from './myorganization/myorganizationprofile.entity.js';
 import { newEntityId } from '../shared/ids.js';
 
 /** CRM reference data a new environment starts with. */
@@ -67,6 +68,6 @@ export const seedCrmLookups: EnvironmentSeeder = async (db) => {
   });
   // document types are seeded by the documents module, which owns them
   await db.myOrganizationProfile.create({
-    data: { id: newEntityId('myorganizationprofile'), environmentId: SCOPED_ENVIRONMENT, name: 'Main', mainProfile: true },
+    data: { id: newEntityId('myorganizationprofile'), environmentId: SCOPED_ENVIRONMENT, ...FIRST_PROFILE },
   });
 };

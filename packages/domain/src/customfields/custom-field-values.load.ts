@@ -1,18 +1,8 @@
 import type { TenantSql } from '@bo/db';
-import type { EntityTransaction } from '../shared/entity/transaction.js';
 import type { CustomFieldValue } from './custom-field-value.schema.js';
-import { type CustomFieldRow, customFieldInclude, type valueView } from './custom-field.view.js';
+import type { CustomFieldRow, valueView } from './custom-field.view.js';
 
 export type CustomFieldValueView = ReturnType<typeof valueView>;
-
-/** The custom-field definitions of one model, in display order (Prisma; used by writes). */
-export async function loadDefinitions(db: EntityTransaction, modelKey: string): Promise<CustomFieldRow[]> {
-  return db.customField.findMany({
-    where: { modelKey },
-    include: customFieldInclude,
-    orderBy: [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
-  });
-}
 
 /** The same definitions in one SQL query (reads of every page need them); $1 environment, $2 model key. */
 const DEFINITIONS_FOR_READ_SQL = `SELECT f.id, f.name, f.label, f.position, f.filterable, f.searchable, f.mandatory,

@@ -1,9 +1,8 @@
-import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
+import { parseDateTime, type TenantReader } from '@bo/db';
 import { z } from 'zod';
 import { REQUIRED_MESSAGE, ValidationError, type Violation } from '../shared/errors.js';
-import { type EntityTransaction as Db, transactionReaderOf } from '../shared/entity/transaction.js';
 import type { CustomFieldRow } from './custom-field.view.js';
-import { loadDefinitions, readDefinitions } from './custom-field-values.load.js';
+import { readDefinitions } from './custom-field-values.load.js';
 
 /** The custom-field values a write names: `[{name, value}]`; fields not named keep their value. */
 export const customFieldValuesSchema = z
@@ -56,7 +55,7 @@ function invalidValue(field: CustomFieldRow, text: string): string | null {
  * (fields left out keep their values). A null or empty value removes the value.
  */
 export async function writeCustomFields(
-  tx: Db,
+  sql: TenantReader,
   modelKey: string,
   entityId: string,
   input: CustomFieldValuesInput,
@@ -64,9 +63,8 @@ export async function writeCustomFields(
 ): Promise<void> {
   const given = input ?? [];
   if (mode === 'update' && given.length === 0) return;
-  // in a write transaction, one raw statement the event's re-read reuses; else Prisma's
-  const reader = transactionReaderOf(tx);
-  const definitions = reader ? await readDefinitions(reader, modelKey) : await loadDefinitions(tx, modelKey);
+  // read once per write transaction (or before it): the event's re-read reuses them
+  const definitions = await readDefinitions(sql, modelKey);
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const violations: Violation[] = [];
   const values = new Map<string, string | null>();
@@ -91,31 +89,19 @@ export async function writeCustomFields(
   if (values.size === 0) return;
   const rows = [...values].filter((e): e is [string, string] => e[1] !== null);
   const emptied = [...values].filter(([, v]) => v === null).map(([customFieldId]) => customFieldId);
-  if (reader) {
-    // one statement: the emptied values go, the others are set (the two sets never overlap)
-    await reader.queue(
-      `WITH emptied AS (
-         DELETE FROM custom_field_value WHERE environment_id = $1 AND entity_id = $2 AND custom_field_id = ANY($3::text[]))
-       INSERT INTO custom_field_value (environment_id, custom_field_id, entity_id, value)
-       SELECT $1, v.custom_field_id, $2, v.value FROM unnest($4::text[], $5::text[]) AS v(custom_field_id, value)
-       ON CONFLICT (custom_field_id, entity_id) DO UPDATE SET value = EXCLUDED.value`,
-      [entityId, emptied, rows.map(([id]) => id), rows.map(([, value]) => value)],
-      { stablePlan: true },
-    );
-    return;
-  }
-  // on create the entity is new: it has no values to replace
-  if (mode === 'update') {
-    await tx.customFieldValue.deleteMany({ where: { entityId, customFieldId: { in: [...values.keys()] } } });
-  }
-  if (rows.length) {
-    await tx.customFieldValue.createMany({
-      data: rows.map(([customFieldId, value]) => ({ environmentId: SCOPED_ENVIRONMENT, customFieldId, entityId, value })),
-    });
-  }
+  // one statement: the emptied values go, the others are set (the two sets never overlap)
+  await sql.queue(
+    `WITH emptied AS (
+       DELETE FROM custom_field_value WHERE environment_id = $1 AND entity_id = $2 AND custom_field_id = ANY($3::text[]))
+     INSERT INTO custom_field_value (environment_id, custom_field_id, entity_id, value)
+     SELECT $1, v.custom_field_id, $2, v.value FROM unnest($4::text[], $5::text[]) AS v(custom_field_id, value)
+     ON CONFLICT (custom_field_id, entity_id) DO UPDATE SET value = EXCLUDED.value`,
+    [entityId, emptied, rows.map(([id]) => id), rows.map(([, value]) => value)],
+    { stablePlan: true },
+  );
 }
 
 /** Removes an entity's values (its own rows are gone; values have no foreign key to it). */
-export async function deleteCustomFieldValues(tx: Db, entityId: string): Promise<void> {
-  await tx.customFieldValue.deleteMany({ where: { entityId } });
+export async function deleteCustomFieldValues(sql: TenantReader, entityId: string): Promise<void> {
+  await sql.queue('DELETE FROM custom_field_value WHERE environment_id = $1 AND entity_id = $2', [entityId]);
 }

@@ -8,9 +8,9 @@
  *          → the page loader reads them (customFieldViews) and
  *            q[custom_fields.<name>]=… filters with every operator and wildcard
  *   write: input field `customFields: customFieldValuesSchema`, then
- *          await writeCustomFields(tx, 'project', id, input.customFields, 'create' | 'update')
+ *          await writeCustomFields(w.sql, 'project', id, input.customFields, 'create' | 'update')
  *          → validates names, value types, options and mandatory fields (400 per field)
- *   delete: await deleteCustomFieldValues(tx, id)
+ *   delete: await deleteCustomFieldValues(w.sql, id)
  *   definitions: customfields.definitions.<model> and customfields.groups.<model> (router.ts)
  *
  * The model keys are seeded per environment (CUSTOM_FIELD_MODELS); a model not

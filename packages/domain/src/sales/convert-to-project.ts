@@ -67,7 +67,7 @@ export async function convertSaleToProject(
         updatedAt: now,
       },
     });
-    await recordEvent(tx, {
+    await recordEvent(w.sql, {
       entityType: 'project',
       entityId: projectId,
       change: 'created',
@@ -130,7 +130,7 @@ export async function convertSaleToProject(
             data: from.costTypes.map((c) => ({ ...costLineCopy(c), id: newEntityId('projectcosttype'), projectServiceId: id })),
           });
         }
-        await recordEvent(tx, {
+        await recordEvent(w.sql, {
           entityType: 'projectservice',
           entityId: id,
           change: 'created',

@@ -15,7 +15,7 @@ import {
 /** A sale for an organization or a person, with its custom fields and linked projects. */
 export const createSale: EntityCreate<CreateSaleInput> = {
   references: saleReferences,
-  async run({ tx, now }, input) {
+  async run({ tx, sql, now }, input) {
     const relation = resolveRelation(null, input);
     await assertContactOfOrganization(tx, input, relation);
     await assertReasonNotBlocked(tx, input, null);
@@ -32,7 +32,7 @@ export const createSale: EntityCreate<CreateSaleInput> = {
       },
     });
     await writeLinkedProjects(tx, id, input.linkedProjectIds, now);
-    await writeCustomFields(tx, 'sale', id, input.customFields, 'create');
+    await writeCustomFields(sql, 'sale', id, input.customFields, 'create');
     return id;
   },
 };

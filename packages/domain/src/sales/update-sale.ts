@@ -17,7 +17,7 @@ import {
  */
 export const updateSale: EntityUpdate<UpdateSaleInput> = {
   references: saleReferences,
-  async run({ tx, now }, id, input) {
+  async run({ tx, sql, now }, id, input) {
     const current = await tx.sale.findFirstOrThrow({ where: { id } });
     const relation = resolveRelation(current, input);
     await assertContactOfOrganization(tx, input, relation);
@@ -28,6 +28,6 @@ export const updateSale: EntityUpdate<UpdateSaleInput> = {
       data: { ...saleColumns(input, relation), ...(statusChanged ? { statusUpdatedAt: now } : {}), updatedAt: now },
     });
     await writeLinkedProjects(tx, id, input.linkedProjectIds, now);
-    await writeCustomFields(tx, 'sale', id, input.customFields, 'update');
+    await writeCustomFields(sql, 'sale', id, input.customFields, 'update');
   },
 };

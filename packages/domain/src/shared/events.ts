@@ -1,5 +1,4 @@
-import { type EntityTransaction, transactionReaderOf } from './entity/transaction.js';
-import { SCOPED_ENVIRONMENT, type TenantReader } from '@bo/db';
+import type { TenantReader } from '@bo/db';
 import { uuidv7 } from './ids.js';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted';
@@ -20,7 +19,7 @@ export const EVENT_PAYLOAD_VERSION = 1;
  * transaction: a rolled-back change leaves no event, a committed one always has one.
  */
 export async function recordEvent(
-  tx: EntityTransaction,
+  sql: TenantReader,
   e: {
     entityType: string;
     entityId: string;
@@ -30,29 +29,19 @@ export async function recordEvent(
   },
 ): Promise<string> {
   const id = uuidv7();
-  const type = `${e.entityType}.${e.change}`;
-  const reader = transactionReaderOf(tx);
-  if (reader) {
-    // in a write transaction: one plain INSERT (Prisma's create maps every column back, for nothing)
-    // queued: in a transaction of our own it goes with the COMMIT
-    await reader.queue(
-      `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
-       VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp())`,
-      [id, type, e.entityType, e.entityId, e.data instanceof EventJson ? e.data.text : JSON.stringify(e.data)],
-      { stablePlan: true },
-    );
-    return id;
-  }
-  await tx.event.create({
-    data: {
+  // queued: in a transaction of our own it goes with the COMMIT
+  await sql.queue(
+    `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
+     VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp())`,
+    [
       id,
-      environmentId: SCOPED_ENVIRONMENT,
-      type,
-      entityType: e.entityType,
-      entityId: e.entityId,
-      data: (e.data instanceof EventJson ? JSON.parse(e.data.text) : e.data) as object,
-    },
-  });
+      `${e.entityType}.${e.change}`,
+      e.entityType,
+      e.entityId,
+      e.data instanceof EventJson ? e.data.text : JSON.stringify(e.data),
+    ],
+    { stablePlan: true },
+  );
   return id;
 }
 

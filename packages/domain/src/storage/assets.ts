@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors
 import { newEntityId } from '../shared/ids.js';
 import { requireRight } from '../shared/rights.js';
 import type { UserContext } from '../trpc.js';
+import { PREFERRED_PROFILE_ORDER } from '../crm/myorganization/myorganizationprofile.entity.js';
 import { requireStorage } from '../uploads/require-storage.js';
 import { DEFAULT_MAX_ASSET_SIZE, DEFAULT_MAX_IMAGE_PIXELS, DEFAULT_UPLOAD_CONFIG } from '../uploads/upload-config.js';
 import { etagOf, type StoredFile } from './stored-file.js';
@@ -57,7 +58,7 @@ async function ownerOf(ctx: UserContext, kind: AssetKind, ownerId: unknown, writ
     const profile = given
       ? await ctx.db.myOrganizationProfile.findFirst({ where: { id: given }, select: { id: true } })
       : await ctx.db.myOrganizationProfile.findFirst({
-          orderBy: [{ mainProfile: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+          orderBy: [...PREFERRED_PROFILE_ORDER],
           select: { id: true },
         });
     if (!profile) throw new NotFoundError('company profile', given ?? undefined);

@@ -41,25 +41,35 @@ export const attachment = defineEntity({
   },
 });
 
-/** A message on the timeline of the one entity it is linked to; `sourceType` `ai` marks an AI-generated summary. */
+/** A message on the timeline of the one entity it is linked to; messages are not changed once written. */
 export const message = defineEntity({
   type: 'message',
   table: 'timeline_message',
   module: 'timeline',
   fields: {
     id: f.id(),
-    messageType: f.ref(() => messageType, messageTypeReference, { column: 'message_type_id' }),
+    messageType: f.ref(() => messageType, messageTypeReference, { column: 'message_type_id', writeAs: 'id' }),
     linkedTo: linkedToField('timeline_message', 'timeline'),
     attachments: f.many(() => attachment, z.object({ id: z.string(), documentId: z.string() }), {
       remote: 'message_id',
       writable: false,
     }),
-    createdById: f.string({ writable: false, filter: false, sort: false }),
-    title: f.string(),
-    content: f.string(),
-    contentFields: f.json(z.array(z.object({ title: z.string(), value: z.string() }))),
-    displayDate: f.datetime(),
-    sourceType: f.string(),
+    /** the author: a user of the environment, the caller when a write names none */
+    createdById: f.string({ filter: false, sort: false, input: z.string().min(1).nullable() }),
+    title: f.string({ input: z.string().max(255).nullable() }),
+    content: f.string({ input: z.string().max(100_000).nullable() }),
+    contentFields: f.json(z.array(z.object({ title: z.string(), value: z.string() })), {
+      input: z.array(z.strictObject({ title: z.string().max(255), value: z.string().max(10_000) })).max(100),
+    }),
+    /** written as `YYYY-MM-DD HH:MM:SS` */
+    displayDate: f.datetime({
+      input: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, 'display_date is YYYY-MM-DD HH:MM:SS')
+        .nullable(),
+    }),
+    /** `ai` marks an AI-generated summary; null when unclassified (since 2026-06) */
+    sourceType: f.string({ input: z.enum(['ai']).nullable() }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

@@ -4,7 +4,7 @@ import { v2Resource } from '../v2-resource.js';
 
 const names = v2Names();
 
-/** reference: MyOrganizationProfile, plus main_profile */
+/** reference: MyOrganizationProfile, plus which profile is the main one */
 function profileV2(p: MyOrganizationProfile): Record<string, unknown> {
   // the profile's own fields by convention; who may use it and when it changed are not shown
   const { organization, access: _access, createdAt: _created, updatedAt: _updated, ...own } = p;

@@ -20,25 +20,19 @@ function attachmentV2(a: { id: string; documentId: string }) {
   };
 }
 
-/** timeline/message: reference GetMessage plus source_type (2026-06); messages are not changed once written. */
+/** timeline/message: reference GetMessage plus the message's source (2026-06); messages are not changed once written. */
 export const messageV2 = v2Resource<Message>({
   path: 'timeline/message',
   procedures: (c) => c.timeline.message,
   names,
   methods: { update: false },
-  read: (m) => ({
-    id: m.id,
-    attachments: m.attachments.map(attachmentV2),
-    message_type: m.messageType ? messageTypeV2(m.messageType) : null,
-    linked_to: linkedToV2(m.linkedTo),
-    created_by: m.createdById ? { id: m.createdById, type: 'user', label: null, image: null } : null,
-    created_at: names.output(m.createdAt),
-    updated_at: names.output(m.updatedAt),
-    title: m.title,
-    content_fields: m.contentFields,
-    content: m.content,
-    display_date: names.output(m.displayDate),
-    source_type: m.sourceType,
+  read: ({ attachments, messageType, linkedTo, createdById, ...own }) => ({
+    attachments: attachments.map(attachmentV2),
+    message_type: messageType ? messageTypeV2(messageType) : null,
+    linked_to: linkedToV2(linkedTo),
+    created_by: createdById ? { id: createdById, type: 'user', label: null, image: null } : null,
+    // the message's own fields by convention (id, title, content, content fields, dates, source)
+    ...(names.output(own) as Record<string, unknown>),
   }),
 });
 

@@ -15,6 +15,15 @@ export const contactOfOrganization = z.object({
   workMobile: z.string().nullable(),
 });
 
+/** A contact link a write names, from the organization's side: the person and the link's own values. */
+export const contactLinkInput = z.object({
+  personId: z.string().min(1),
+  workFunction: z.string().max(10_000).nullable().optional(),
+  workEmail: z.string().max(10_000).nullable().optional(),
+  workPhone: z.string().max(10_000).nullable().optional(),
+  workMobile: z.string().max(10_000).nullable().optional(),
+});
+
 /** The organization of a contact link, with its interests (a person's contacts show them). */
 export const organizationOfContact = z.object({
   id: z.string(),

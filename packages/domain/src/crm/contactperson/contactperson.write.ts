@@ -1,6 +1,5 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import type { TenantReader } from '@bo/db';
 import { newEntityId } from '../../shared/ids.js';
-import type { EntityTransaction as Db } from '../../shared/entity/transaction.js';
 
 export interface ContactLinkValues {
   workFunction?: string | null;
@@ -9,30 +8,36 @@ export interface ContactLinkValues {
   workMobile?: string | null;
 }
 
+const LINK_COLUMNS = {
+  workFunction: 'work_function',
+  workEmail: 'work_email',
+  workPhone: 'work_phone',
+  workMobile: 'work_mobile',
+} as const satisfies Record<keyof ContactLinkValues, string>;
+
 /**
- * Links a person to an organization as a contact, or updates the existing link.
+ * Links a person to an organization as a contact, or updates the existing link: one statement,
+ * queued on the write's transaction. Values left out keep theirs on an existing link.
  * Both sides write links (an organization's contacts and a person's): one operation, one place.
  */
 export async function upsertContactLink(
-  tx: Db,
+  sql: TenantReader,
   link: { organizationId: string; personId: string } & ContactLinkValues,
   now: Date,
 ): Promise<void> {
-  const values = {
-    workFunction: link.workFunction,
-    workEmail: link.workEmail,
-    workPhone: link.workPhone,
-    workMobile: link.workMobile,
-  };
-  await tx.contactPerson.upsert({
-    where: { organizationId_personId: { organizationId: link.organizationId, personId: link.personId } },
-    create: {
-      id: newEntityId('contactperson'),
-      environmentId: SCOPED_ENVIRONMENT,
-      organizationId: link.organizationId,
-      personId: link.personId,
-      ...values,
-    },
-    update: { ...values, updatedAt: now },
+  const named = (Object.keys(LINK_COLUMNS) as (keyof ContactLinkValues)[]).filter((k) => link[k] !== undefined);
+  const params: unknown[] = [newEntityId('contactperson'), link.organizationId, link.personId, now];
+  const columns = named.map((k) => {
+    params.push(link[k]);
+    return LINK_COLUMNS[k];
   });
+  const values = columns.map((_, n) => `$${n + 6}`);
+  const sets = [...columns.map((c) => `${c} = EXCLUDED.${c}`), 'updated_at = EXCLUDED.updated_at'];
+  await sql.queue(
+    `INSERT INTO contact_person (environment_id, id, organization_id, person_id, updated_at${columns.map((c) => `, ${c}`).join('')})
+     VALUES ($1, $2, $3, $4, $5${values.map((v) => `, ${v}`).join('')})
+     ON CONFLICT (organization_id, person_id) DO UPDATE SET ${sets.join(', ')}
+       WHERE contact_person.environment_id = $1`,
+    params,
+  );
 }

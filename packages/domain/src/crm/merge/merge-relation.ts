@@ -3,7 +3,6 @@ import { type AnyEntity, entityOfTable } from '../../shared/entity/index.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import type { UserContext } from '../../trpc.js';
-import type { EntityTransaction } from '../../shared/entity/index.js';
 import type { MergeInput } from './merge-relation.schema.js';
 import { moveReferences } from './move-references.js';
 import type { ReferenceColumn } from './relation-references.js';
@@ -34,7 +33,6 @@ export function assertMergeable(input: MergeInput, present: Set<string>, kind: R
 
 /** An event per changed row, carrying the row's entity where the table has one declared. */
 async function recordChanges(
-  tx: EntityTransaction,
   sql: ReturnType<typeof transactionReader>,
   changed: Map<string, string[]>,
   tables: Map<string, string>,
@@ -46,7 +44,7 @@ async function recordChanges(
     for (const id of ids) {
       const row = byId.get(id);
       const data = row ? (JSON.parse(JSON.stringify(row)) as Record<string, unknown>) : { id, type };
-      await recordEvent(tx, { entityType: type, entityId: id, change: 'updated', data });
+      await recordEvent(sql, { entityType: type, entityId: id, change: 'updated', data });
     }
   }
 }
@@ -62,7 +60,6 @@ export async function mergeRelation(
   input: MergeInput,
 ): Promise<{ success: boolean; message: string }> {
   return ctx.db.$transaction(async (rawTx) => {
-    const tx = rawTx as unknown as EntityTransaction;
     const sql = transactionReader(rawTx, ctx.principal.environmentId);
     const present = await sql.existingIds(kind.entity.table, [input.sourceId, input.targetId]);
     assertMergeable(input, present, kind);
@@ -76,16 +73,16 @@ export async function mergeRelation(
       input.targetId,
     ]);
     const tables = new Map(kind.references.flatMap((r) => (r.entityType ? [[r.entityType, r.table] as [string, string]] : [])));
-    await recordChanges(tx, sql, moved.changed, tables);
+    await recordChanges(sql, moved.changed, tables);
     const target = entityOfTable(kind.entity.table);
     const [row] = target ? await target.loader.byIds(sql, [input.targetId]) : [];
-    await recordEvent(tx, {
+    await recordEvent(sql, {
       entityType: kind.entity.type,
       entityId: input.targetId,
       change: 'updated',
       data: row ? (JSON.parse(JSON.stringify(row)) as Record<string, unknown>) : { id: input.targetId },
     });
-    await recordEvent(tx, {
+    await recordEvent(sql, {
       entityType: kind.entity.type,
       entityId: input.sourceId,
       change: 'deleted',

@@ -15,13 +15,15 @@ const profileFields = {
   /** the organization record of the company itself, when one is kept */
   organization: f.ref((): TargetEntity => organization, z.object({ id: z.string(), name: z.string() }), {
     column: 'organization_id',
+    writeAs: 'id',
   }),
-  name: f.string(),
+  name: f.string({ required: true }),
   cocCode: f.string(),
   vatNumber: f.string(),
   bankAccount: f.string(),
   blocked: f.boolean(),
-  mainProfile: f.boolean(),
+  /** the company's main profile: one at most, setting it on one clears it on the others */
+  mainProfile: f.boolean({ exclusive: true }),
   access: f.many(() => myOrganizationProfileAccess, z.object({ userId: z.string() }), {
     remote: 'profile_id',
     writable: false,
@@ -57,3 +59,9 @@ export const myOrganization = defineEntity({
 });
 
 export type MyOrganizationProfile = z.infer<typeof myOrganizationProfile.schema>;
+
+/** The profile a new environment starts with: its main one. */
+export const FIRST_PROFILE = { name: 'Main', mainProfile: true } as const;
+
+/** The order in which profiles stand in for "the company" where none is named: the main one first. */
+export const PREFERRED_PROFILE_ORDER = [{ mainProfile: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] as const;

@@ -1,19 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { writeSchemasOf } from '../../shared/entity/entity-write.js';
+import { myOrganizationProfile } from './myorganizationprofile.entity.js';
 
-const text = z.string().max(10_000).nullable().optional();
+/** Write shapes of a company profile: its declared fields (see myorganizationprofile.entity.ts). */
+const writes = writeSchemasOf(myOrganizationProfile);
 
-/** Write shapes of a company profile, in domain terms. */
-const fields = {
-  organizationId: z.string().min(1).nullable().optional(),
-  cocCode: text,
-  vatNumber: text,
-  bankAccount: text,
-  blocked: z.boolean().optional(),
-  mainProfile: z.boolean().optional(),
-};
-
-export const createMyOrganizationProfileInput = z.object({ name: z.string().trim().min(1).max(255), ...fields });
+export const createMyOrganizationProfileInput = writes.create;
 export type CreateMyOrganizationProfileInput = z.infer<typeof createMyOrganizationProfileInput>;
 
-export const updateMyOrganizationProfileInput = z.object({ name: z.string().trim().min(1).max(255).optional(), ...fields });
+export const updateMyOrganizationProfileInput = writes.update;
 export type UpdateMyOrganizationProfileInput = z.infer<typeof updateMyOrganizationProfileInput>;

@@ -1,10 +1,12 @@
 import type { EntityUpdate } from '../../shared/entity/index.js';
+import { columnsOfWrite } from '../../shared/entity/entity-write.js';
+import { myOrganizationProfile } from './myorganizationprofile.entity.js';
 import type { UpdateMyOrganizationProfileInput } from './myorganizationprofile.schema.js';
-import { keepOneMainProfile, profileColumns } from './myorganizationprofile.write.js';
 
+/** The named columns of a company profile, in one UPDATE. */
 export const updateMyOrganizationProfile: EntityUpdate<UpdateMyOrganizationProfileInput> = {
-  async run({ tx, now }, id, input) {
-    await tx.myOrganizationProfile.update({ where: { id }, data: { ...profileColumns(input), updatedAt: now } });
-    await keepOneMainProfile(tx, id, input, now);
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
+    await sql.update(myOrganizationProfile.table, id, { ...columnsOfWrite(myOrganizationProfile, input), updated_at: now });
   },
 };

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { customFieldValueSchema } from '../../customfields/custom-field-value.schema.js';
 import { employee, employeeReference } from '../../hrm/employee/employee.entity.js';
 import { defineEntity, f } from '../../shared/entity/index.js';
-import { addressShape, organizationAddress } from '../address.entity.js';
+import { addressInput, addressShape, organizationAddress } from '../address.entity.js';
 import { contactPerson } from '../contactperson/contactperson.entity.js';
-import { contactOfOrganization } from '../contactperson/contactperson.shapes.js';
+import { contactLinkInput, contactOfOrganization } from '../contactperson/contactperson.shapes.js';
 import {
   industry,
   interest,
@@ -64,13 +64,16 @@ export const organization = defineEntity({
     relationType: f.ref(() => relationType, relationTypeReference, { column: 'relation_type_id' }),
     industry: f.ref(() => industry, namedReference, { column: 'industry_id' }),
     organizationSize: f.ref(() => organizationSize, namedReference, { column: 'organization_size_id' }),
+    /** written whole: null removes it */
     visitingAddress: f.one(() => organizationAddress, addressShape, {
       remote: 'organization_id',
       where: (a) => `${a}.kind = 'visiting'`,
+      input: addressInput,
     }),
     postalAddress: f.one(() => organizationAddress, addressShape, {
       remote: 'organization_id',
       where: (a) => `${a}.kind = 'postal'`,
+      input: addressInput,
     }),
     /** an employee: HR data, so others see only its id and name without the hrm right */
     relationManager: f.ref(() => employee, employeeReference, { column: 'relation_manager_id', restricted: true }),
@@ -78,12 +81,16 @@ export const organization = defineEntity({
       remote: 'organization_id',
       through: { table: 'organization_interest', targetColumn: 'interest_id' },
       orderBy: (a) => `${a}.name, ${a}.id`,
+      /** a write names the whole set */
+      input: z.array(z.object({ id: z.string().min(1) })),
     }),
     /** active contact links only: inactive ones are not shown on organization reads (2024-07) */
     contacts: f.many(() => contactPerson, contactOfOrganization, {
       remote: 'organization_id',
       where: (a) => `${a}.is_active`,
       orderBy: (a) => `${a}.created_at, ${a}.id`,
+      /** a write links persons as contacts, added or updated per person */
+      input: z.array(contactLinkInput),
     }),
     invoiceReceiver: f.string(),
     allowAutocollect: f.boolean(),

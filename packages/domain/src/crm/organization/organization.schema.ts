@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { customFieldValuesSchema } from '../../customfields/index.js';
-import { addressInput } from '../address.entity.js';
+import { writeSchemasOf } from '../../shared/entity/entity-write.js';
+import { organization } from './organization.entity.js';
 
 /** Write shapes of an organization, in domain terms. */
 const text = z.string().max(10_000).nullable().optional();
-const reference = z
-  .object({ id: z.string().min(1) })
-  .nullable()
-  .optional();
 
 export const debtorInput = z
   .object({
@@ -30,57 +26,11 @@ export const debtorInput = z
   .optional();
 export type DebtorInput = z.infer<typeof debtorInput>;
 
-const organizationFields = {
-  cocCode: text,
-  vatNumber: text,
-  email: text,
-  phone: text,
-  url: text,
-  note: text,
-  linkedinUrl: text,
-  hasDifferentPostalAddress: z.boolean().optional(),
-  relationType: reference,
-  industry: reference,
-  organizationSize: reference,
-  visitingAddress: addressInput,
-  postalAddress: addressInput,
-  invoiceReceiver: text,
-  allowAutocollect: z.boolean().optional(),
-  bankAccount: text,
-  bankBic: text,
-  relationNumber: text,
-  isActive: z.boolean().optional(),
-  sendInvoiceEmailToContact: z.boolean().optional(),
-  sendInvoiceEmailToProjectContact: z.boolean().optional(),
-  sendInvoiceEmailToFixedEmail: z.boolean().optional(),
-  sendInvoiceEmailToCc: z.boolean().optional(),
-  relationManager: reference,
-  /** the whole set of the organization's interests */
-  interests: z.array(z.object({ id: z.string().min(1) })).optional(),
-  /** persons linked as contacts, added or updated per person */
-  contacts: z
-    .array(
-      z.object({
-        personId: z.string().min(1),
-        workFunction: text,
-        workEmail: text,
-        workPhone: text,
-        workMobile: text,
-      }),
-    )
-    .optional(),
-  debtor: debtorInput,
-  customFields: customFieldValuesSchema,
-};
+/** The writes of an organization: its declared fields (see organization.entity.ts), and its debtor settings. */
+const writes = writeSchemasOf(organization);
 
-export const createOrganizationInput = z.object({
-  name: z.string().trim().min(1, 'name must not be empty').max(255),
-  ...organizationFields,
-});
+export const createOrganizationInput = writes.create.extend({ debtor: debtorInput });
 export type CreateOrganizationInput = z.infer<typeof createOrganizationInput>;
 
-export const updateOrganizationInput = z.object({
-  name: z.string().trim().min(1, 'name must not be empty').max(255).optional(),
-  ...organizationFields,
-});
+export const updateOrganizationInput = writes.update.extend({ debtor: debtorInput });
 export type UpdateOrganizationInput = z.infer<typeof updateOrganizationInput>;

@@ -1,5 +1,4 @@
 import { writeCustomFields } from '../../customfields/index.js';
-import { columnsOf } from '../../shared/entity/columns.js';
 import type { EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdateOrganizationInput } from './organization.schema.js';
 import {
@@ -13,11 +12,11 @@ import {
 
 export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
   references: organizationReferences,
-  // as the create: through the transaction's reader, unless contacts are linked (Prisma's writes)
-  sqlOnly: (input) => !input.contacts?.length,
-  async run({ tx, sql, now }, id, input) {
+  // as the create: through the transaction's reader, in a transaction of our own
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
     // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued
-    await sql.update('organization', id, { ...columnsOf(organizationColumns(input)), updated_at: now });
+    await sql.update('organization', id, { ...organizationColumns(input), updated_at: now });
     const settings = debtorSettings({}, input.debtor);
     if (settings) {
       // the debtor settings named replace theirs, the others stay: a merge of JSON objects in place
@@ -28,10 +27,10 @@ export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
         { stablePlan: true },
       );
     }
-    await writeAddress(tx, id, 'visiting', input.visitingAddress);
-    await writeAddress(tx, id, 'postal', input.postalAddress);
-    await writeOrganizationInterests(tx, id, input.interests);
-    await writeLinkedContacts(tx, id, input.contacts, now);
-    await writeCustomFields(tx, 'organization', id, input.customFields, 'update');
+    await writeAddress(sql, id, 'visiting', input.visitingAddress);
+    await writeAddress(sql, id, 'postal', input.postalAddress);
+    await writeOrganizationInterests(sql, id, input.interests);
+    await writeLinkedContacts(sql, id, input.contacts, now);
+    await writeCustomFields(sql, 'organization', id, input.customFields, 'update');
   },
 };

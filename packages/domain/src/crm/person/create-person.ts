@@ -16,7 +16,7 @@ import {
 
 export const createPerson: EntityCreate<CreatePersonInput> = {
   references: personReferences,
-  async run({ tx, now }, input) {
+  async run({ tx, sql, now }, input) {
     const id = newEntityId('person');
     const columns = personColumns(input);
     await tx.person.create({
@@ -32,8 +32,8 @@ export const createPerson: EntityCreate<CreatePersonInput> = {
     await writePersonAddress(tx, id, input.address);
     await writePersonInterests(tx, id, input.interests);
     await writeMailingLists(tx, id, input.mailingLists);
-    await writeContactLinks(tx, id, input.contacts, now);
-    await writeCustomFields(tx, 'person', id, input.customFields, 'create');
+    await writeContactLinks(sql, id, input.contacts, now);
+    await writeCustomFields(sql, 'person', id, input.customFields, 'create');
     return id;
   },
 };

@@ -1,10 +1,11 @@
+import { parseDateTime } from '@bo/db';
 import { z } from 'zod';
 import { customFieldValueSchema } from '../../customfields/custom-field-value.schema.js';
 import { employee, employeeReference } from '../../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
-import { addressShape, personAddress } from '../address.entity.js';
+import { addressInput, addressShape, personAddress } from '../address.entity.js';
 import { contactPerson } from '../contactperson/contactperson.entity.js';
-import { contactOfPerson } from '../contactperson/contactperson.shapes.js';
+import { contactLinkInput, contactOfPerson } from '../contactperson/contactperson.shapes.js';
 import {
   gender,
   interest,
@@ -14,6 +15,8 @@ import {
   relationType,
   relationTypeReference,
 } from '../reference/reference.entities.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Every mailing list of the environment, in name order: a person's read shows each with whether the person is on it. */
 const allMailingListsSql = () => `COALESCE((SELECT json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY m.name, m.id)
@@ -34,10 +37,18 @@ export const person = defineEntity({
     initials: f.string(),
     firstName: f.string(),
     familyNamePrefix: f.string(),
-    familyName: f.string(),
+    /** mandatory on create (2023-08), not on update (2023-09): left out, it keeps its value */
+    familyName: f.string({ required: true }),
     /** first name, prefix and family name, kept by every write */
     fullName: f.string({ writable: false }),
-    dateOfBirth: f.date(),
+    dateOfBirth: f.date({
+      input: z
+        .string()
+        .regex(DATE, 'a date is YYYY-MM-DD')
+        // parseDateTime refuses dates such as 1990-02-30 that Date would roll over into March
+        .refine((d) => !DATE.test(d) || parseDateTime(d) !== null, 'not a calendar date')
+        .nullable(),
+    }),
     note: f.string(),
     email: f.string(),
     phone: f.string(),
@@ -54,17 +65,22 @@ export const person = defineEntity({
     relationType: f.ref(() => relationType, relationTypeReference, { column: 'relation_type_id' }),
     /** an employee: HR data, so others see only its id and name without the hrm right */
     relationManager: f.ref(() => employee, employeeReference, { column: 'relation_manager_id', restricted: true }),
-    address: f.many(() => personAddress, addressShape, { remote: 'person_id' }),
+    /** written as one address: null removes it */
+    address: f.many(() => personAddress, addressShape, { remote: 'person_id', input: addressInput }),
     interests: f.many(() => interest, interestReference, {
       remote: 'person_id',
       through: { table: 'person_interest', targetColumn: 'interest_id' },
       orderBy: (a) => `${a}.name, ${a}.id`,
+      /** a write names the whole set */
+      input: z.array(z.object({ id: z.string().min(1) })),
     }),
     /** the lists the person is on */
     mailingLists: f.many(() => mailingList, namedReference, {
       remote: 'person_id',
       through: { table: 'person_mailing_list', targetColumn: 'mailing_list_id' },
       orderBy: (a) => `${a}.name, ${a}.id`,
+      /** value true adds the person to the list, false takes it off; lists not named stay as they are */
+      input: z.array(z.object({ id: z.string().min(1), value: z.boolean() })),
     }),
     /** every list of the environment, whether the person is on it or not */
     allMailingLists: f.computed('json', z.array(namedReference), allMailingListsSql),
@@ -73,6 +89,8 @@ export const person = defineEntity({
       remote: 'person_id',
       where: (a) => `${a}.is_active`,
       orderBy: (a) => `${a}.created_at, ${a}.id`,
+      /** links to organizations, added or updated per organization */
+      input: z.array(contactLinkInput.omit({ personId: true }).extend({ organizationId: z.string().min(1) })),
     }),
     isEmployee: f.computed(
       'boolean',

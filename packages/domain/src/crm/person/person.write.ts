@@ -1,4 +1,4 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { SCOPED_ENVIRONMENT, type TenantReader } from '@bo/db';
 import type { EntityTransaction, ReferenceCheck } from '../../shared/entity/index.js';
 import { ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
@@ -122,11 +122,6 @@ export async function writeMailingLists(tx: EntityTransaction, personId: string,
 }
 
 /** Links the person to organizations as a contact, or updates the existing link. */
-export async function writeContactLinks(
-  tx: EntityTransaction,
-  personId: string,
-  links: UpdatePersonInput['contacts'],
-  now: Date,
-) {
-  for (const link of links ?? []) await upsertContactLink(tx, { ...link, personId }, now);
+export async function writeContactLinks(sql: TenantReader, personId: string, links: UpdatePersonInput['contacts'], now: Date) {
+  for (const link of links ?? []) await upsertContactLink(sql, { ...link, personId }, now);
 }

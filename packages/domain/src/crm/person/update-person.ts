@@ -14,7 +14,7 @@ import {
 
 export const updatePerson: EntityUpdate<UpdatePersonInput> = {
   references: personReferences,
-  async run({ tx, now }, id, input) {
+  async run({ tx, sql, now }, id, input) {
     const columns = personColumns(input);
     const current = await tx.person.findFirstOrThrow({ where: { id } });
     const names = {
@@ -29,7 +29,7 @@ export const updatePerson: EntityUpdate<UpdatePersonInput> = {
     await writePersonAddress(tx, id, input.address);
     await writePersonInterests(tx, id, input.interests);
     await writeMailingLists(tx, id, input.mailingLists);
-    await writeContactLinks(tx, id, input.contacts, now);
-    await writeCustomFields(tx, 'person', id, input.customFields, 'update');
+    await writeContactLinks(sql, id, input.contacts, now);
+    await writeCustomFields(sql, 'person', id, input.customFields, 'update');
   },
 };

@@ -201,7 +201,7 @@ export const createHours: EntityCreate<CreateHoursInput> = {
         source: input.source ?? null,
       },
     });
-    await writeCustomFields(w.tx, 'hours', id, input.customFields, 'create');
+    await writeCustomFields(w.sql, 'hours', id, input.customFields, 'create');
     return id;
   },
 };
@@ -268,13 +268,13 @@ export const updateHours: EntityUpdate<UpdateHoursInput> = {
         updatedAt: w.now,
       },
     });
-    await writeCustomFields(w.tx, 'hours', id, input.customFields, 'update');
+    await writeCustomFields(w.sql, 'hours', id, input.customFields, 'update');
   },
 };
 
 export const removeHours: EntityRemove = async (w, id) => {
   const reason = await lockedReason(w, id);
   if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be deleted.`);
-  await deleteCustomFieldValues(w.tx, id);
+  await deleteCustomFieldValues(w.sql, id);
   await w.sql.deleteById('hour_registration', id);
 };

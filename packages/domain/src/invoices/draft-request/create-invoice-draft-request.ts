@@ -28,8 +28,9 @@ export async function createInvoiceDraftRequest(
     .map(({ i }) => ({ path: `projectIds.${i}`, message: 'This project is chosen twice.', code: 'duplicate' }));
   if (duplicates.length) throw new ValidationError(duplicates);
   return ctx.db.$transaction(async (tx) => {
+    const sql = transactionReader(tx, ctx.principal.environmentId);
     await assertReferences(
-      transactionReader(tx, ctx.principal.environmentId),
+      sql,
       input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, target: project, id })),
     );
     const id = newEntityId('invoicedraftrequest');
@@ -59,7 +60,7 @@ export async function createInvoiceDraftRequest(
     const status = invoiceDraftRequestOf(row);
     // the event carries the request as the domain answers it, in JSON (date-times as ISO 8601)
     const data = JSON.parse(JSON.stringify(status)) as Record<string, unknown>;
-    await recordEvent(tx, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data });
+    await recordEvent(sql, { entityType: 'invoicedraftrequest', entityId: id, change: 'created', data });
     return status;
   });
 }

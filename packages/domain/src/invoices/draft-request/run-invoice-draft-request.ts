@@ -61,7 +61,7 @@ export async function draftForProject(
   await writeLines(tx, invoiceId, lines);
   // a drafted invoice is a created entity like any other: webhooks hear of it
   const [row] = await invoice.loader.byIds(sql, [invoiceId]);
-  await recordEvent(tx, {
+  await recordEvent(sql, {
     entityType: 'invoice',
     entityId: invoiceId,
     change: 'created',

@@ -4,6 +4,7 @@ import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EntityTransaction, WriteContext } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { FileStorage } from '../../shared/storage.js';
+import { PREFERRED_PROFILE_ORDER } from '../../crm/myorganization/myorganizationprofile.entity.js';
 import { invoice } from '../invoice/invoice.entity.js';
 import { type InvoicePdfData, renderInvoicePdf } from './render-invoice-pdf.js';
 
@@ -31,7 +32,7 @@ async function organizationOf(tx: EntityTransaction, id: string | null) {
 async function companyOf(tx: EntityTransaction, profileId: string | null): Promise<InvoicePdfData['company']> {
   const profile =
     (profileId ? await tx.myOrganizationProfile.findFirst({ where: { id: profileId } }) : null) ??
-    (await tx.myOrganizationProfile.findFirst({ orderBy: [{ mainProfile: 'desc' }, { createdAt: 'asc' }] }));
+    (await tx.myOrganizationProfile.findFirst({ orderBy: [...PREFERRED_PROFILE_ORDER] }));
   const org = await organizationOf(tx, profile?.organizationId ?? null);
   const address = org?.addresses.find((a) => a.kind === 'postal') ?? org?.addresses[0];
   return {

@@ -29,7 +29,7 @@ export const approveAcquisitionProject: EntityUpdate<Record<string, never>> = {
     );
     for (const service of services) {
       const data = JSON.parse(JSON.stringify(service)) as Record<string, unknown>;
-      await recordEvent(tx, { entityType: projectService.type, entityId: service.id, change: 'updated', data });
+      await recordEvent(sql, { entityType: projectService.type, entityId: service.id, change: 'updated', data });
     }
   },
 };

@@ -27,7 +27,7 @@ function columns(input: UpdateProjectInput) {
 
 /** A new project without a status starts in the environment's first open status. */
 export const createProject: EntityCreate<CreateProjectInput> = {
-  async run({ tx }, input) {
+  async run({ tx, sql }, input) {
     const id = newEntityId('project');
     const status = input.projectStatusId
       ? null
@@ -42,13 +42,13 @@ export const createProject: EntityCreate<CreateProjectInput> = {
         environmentId: SCOPED_ENVIRONMENT,
       },
     });
-    await writeCustomFields(tx, 'project', id, input.customFields, 'create');
+    await writeCustomFields(sql, 'project', id, input.customFields, 'create');
     return id;
   },
 };
 
 export const updateProject: EntityUpdate<UpdateProjectInput> = {
-  async run({ tx, now }, id, input) {
+  async run({ tx, sql, now }, id, input) {
     const current = await tx.project.findUniqueOrThrow({ where: { id }, include: { _count: { select: { services: true } } } });
     // contract 2025-04: billable of a project with services cannot change; its services must be removed first
     if (input.billable !== undefined && input.billable !== current.billable && current._count.services > 0) {
@@ -57,12 +57,12 @@ export const updateProject: EntityUpdate<UpdateProjectInput> = {
       );
     }
     await tx.project.update({ where: { id }, data: { ...columns(input), updatedAt: now } });
-    await writeCustomFields(tx, 'project', id, input.customFields, 'update');
+    await writeCustomFields(sql, 'project', id, input.customFields, 'update');
   },
 };
 
 /** Custom-field values are keyed by entity id, not by a foreign key: they go with the project. */
-export const deleteProject: EntityRemove = async ({ tx }, id) => {
-  await deleteCustomFieldValues(tx, id);
+export const deleteProject: EntityRemove = async ({ tx, sql }, id) => {
+  await deleteCustomFieldValues(sql, id);
   await tx.project.delete({ where: { id } });
 };

@@ -5,38 +5,50 @@ import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
-import { bindTransactionReader, type EntityTransaction, transactionWithoutPrisma } from './transaction.js';
+import { clearExclusive } from './entity-write.js';
+import type { EntityTransaction } from './transaction.js';
 import { readDefinitions, readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
 import type { CustomFieldRow } from '../../customfields/custom-field.view.js';
 
-/** What a write use case works with: the caller, the transaction, its tenant reader and the clock's now. */
-export interface WriteContext {
+/**
+ * What every write works with: the caller, the transaction's tenant reader and the clock's now.
+ * Entity writes, custom-field values and events go through `sql`, whichever transaction it is.
+ */
+export interface SqlWriteContext {
   ctx: UserContext;
-  tx: EntityTransaction;
   sql: TenantReader;
   now: Date;
-  /** a transaction of our own, not Prisma's (see `sqlOnly`): its writes are queued and go with the COMMIT */
-  ownTransaction?: boolean;
+  /**
+   * true in a transaction of our own (see `ownTransaction` below): its writes are queued and go
+   * with the COMMIT, so nothing should be read back in it that PostgreSQL can make itself
+   */
+  ownTransaction: boolean;
 }
 
-export interface EntityCreate<C> {
-  run(w: WriteContext, input: C): Promise<string>;
+/** A write that also uses Prisma's transaction (model methods): it always runs in Prisma's one. */
+export interface WriteContext extends SqlWriteContext {
+  tx: EntityTransaction;
+}
+
+/**
+ * A use case's write, declared once for every input. `ownTransaction: true` declares that it writes
+ * through the reader only (its `run` gets no Prisma transaction, so the compiler holds it to that):
+ * it runs in a transaction of our own, pipelined, without Prisma's interactive one (about half a
+ * millisecond of Node CPU a write).
+ */
+export type EntityWrite<Run, SqlRun> = { ownTransaction?: false; run: Run } | { ownTransaction: true; run: SqlRun };
+
+export type EntityCreate<C> = {
   /** references beyond the entity's own ref fields (nested ids), checked with them before the write */
   references?: (input: C) => ReferenceCheck[];
-  /**
-   * True when, for this input, `run` writes only through `w.sql` (and helpers that find the
-   * transaction's reader): the create then runs in a plain SQL transaction, without Prisma's
-   * interactive one (about half a millisecond of Node CPU a create), and `w.tx` refuses any use.
-   */
-  sqlOnly?: (input: C) => boolean;
-}
+} & EntityWrite<(w: WriteContext, input: C) => Promise<string>, (w: SqlWriteContext, input: C) => Promise<string>>;
 
-export interface EntityUpdate<U> {
-  run(w: WriteContext, id: string, input: U): Promise<void>;
+export type EntityUpdate<U> = {
   references?: (input: U) => ReferenceCheck[];
-  /** as EntityCreate's: for this input, `run` writes only through `w.sql` */
-  sqlOnly?: (input: U) => boolean;
-}
+} & EntityWrite<
+  (w: WriteContext, id: string, input: U) => Promise<void>,
+  (w: SqlWriteContext, id: string, input: U) => Promise<void>
+>;
 
 /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
 export type EntityRemove = (w: WriteContext, id: string) => Promise<void>;
@@ -185,33 +197,39 @@ async function definitionsBeforeWrite(ctx: UserContext, entity: AnyEntity): Prom
   return known;
 }
 
-/** Runs a write in one transaction (commands use it too, and record their events with recordChange). */
+/** Runs a write in Prisma's transaction, with its tenant reader (commands use it too, and record their events with recordChange). */
 export async function inWrite<T>(
   ctx: UserContext,
   body: (w: WriteContext) => Promise<T>,
   definitions?: ReadonlyMap<string, CustomFieldRow[]>,
-  sqlOnly = false,
 ): Promise<T> {
-  if (sqlOnly && ctx.sql.transaction) {
-    const now = ctx.clock.now();
-    return ctx.sql.transaction((sql) => {
-      const w: WriteContext = { ctx, tx: transactionWithoutPrisma(), sql, now, ownTransaction: true };
-      bindTransactionReader(w.tx, sql);
-      readDefinitionsOnce(sql, definitions);
-      return body(w);
-    });
-  }
   return inTransaction(
     (run) => ctx.db.$transaction(run),
     ctx.principal.environmentId,
     (tx, sql) => {
-      const w: WriteContext = { ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now() };
-      bindTransactionReader(w.tx, w.sql);
       // the custom-field values' check and the event's re-read need the same definitions: one read
-      readDefinitionsOnce(w.sql, definitions);
-      return body(w);
+      readDefinitionsOnce(sql, definitions);
+      return body({ ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now(), ownTransaction: false });
     },
   );
+}
+
+/**
+ * Runs a write that goes through the tenant reader only in a transaction of our own (pipelined:
+ * its statements go with the COMMIT), or in Prisma's where the database offers no transaction of
+ * our own (the pool is not known).
+ */
+export async function inSqlWrite<T>(
+  ctx: UserContext,
+  body: (w: SqlWriteContext) => Promise<T>,
+  definitions?: ReadonlyMap<string, CustomFieldRow[]>,
+): Promise<T> {
+  if (!ctx.sql.transaction) return inWrite(ctx, body, definitions);
+  const now = ctx.clock.now();
+  return ctx.sql.transaction((sql) => {
+    readDefinitionsOnce(sql, definitions);
+    return body({ ctx, sql, now, ownTransaction: true });
+  });
 }
 
 /**
@@ -222,7 +240,7 @@ export async function inWrite<T>(
  * reshapes its row in code).
  */
 export async function recordChange(
-  w: WriteContext,
+  w: SqlWriteContext,
   entity: AnyEntity,
   id: string,
   change: 'created' | 'updated',
@@ -239,7 +257,7 @@ export async function recordChange(
     return undefined;
   }
   const [row] = await entity.loader.byIds(w.sql, [id]);
-  await recordEvent(w.tx, { entityType: entity.type, entityId: id, change, data: entityEventData(entity, row, id) });
+  await recordEvent(w.sql, { entityType: entity.type, entityId: id, change, data: entityEventData(entity, row, id) });
   return row;
 }
 
@@ -277,17 +295,17 @@ export async function createEntityRow<C>(
   answer = true,
 ): Promise<Written> {
   const definitions = await definitionsBeforeWrite(ctx, entity);
-  return inWrite(
-    ctx,
-    async (w) => {
+  const write =
+    <W extends SqlWriteContext>(run: (w: W, input: C) => Promise<string>) =>
+    async (w: W): Promise<Written> => {
       await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
-      const id = await create.run(w, input);
+      const id = await run(w, input);
+      await clearExclusive(w.sql, entity, id, input as Readonly<Record<string, unknown>>, w.now);
       const row = await recordChange(w, entity, id, 'created', answer);
       return { id, row };
-    },
-    definitions,
-    create.sqlOnly?.(input) ?? false,
-  );
+    };
+  // the declaration chooses the transaction, and with it the context its run gets
+  return create.ownTransaction ? inSqlWrite(ctx, write(create.run), definitions) : inWrite(ctx, write(create.run), definitions);
 }
 
 export async function updateEntity<U>(
@@ -312,18 +330,17 @@ export async function updateEntityRow<U>(
 ): Promise<Written> {
   if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
   const definitions = await definitionsBeforeWrite(ctx, entity);
-  return inWrite(
-    ctx,
-    async (w) => {
+  const write =
+    <W extends SqlWriteContext>(run: (w: W, id: string, input: U) => Promise<void>) =>
+    async (w: W): Promise<Written> => {
       if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
       await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
-      await update.run(w, id, input);
+      await run(w, id, input);
+      await clearExclusive(w.sql, entity, id, input as Readonly<Record<string, unknown>>, w.now);
       const row = await recordChange(w, entity, id, 'updated', answer);
       return { id, row };
-    },
-    definitions,
-    update.sqlOnly?.(input) ?? false,
-  );
+    };
+  return update.ownTransaction ? inSqlWrite(ctx, write(update.run), definitions) : inWrite(ctx, write(update.run), definitions);
 }
 
 /**
@@ -352,7 +369,7 @@ export async function deleteEntity(
       if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
       if (remove) await remove(w, id);
       else await w.sql.deleteById(entity.table, id);
-      await recordEvent(w.tx, { entityType: entity.type, entityId: id, change: 'deleted', data: { id, type: entity.type } });
+      await recordEvent(w.sql, { entityType: entity.type, entityId: id, change: 'deleted', data: { id, type: entity.type } });
       return { id };
     });
   } catch (err) {

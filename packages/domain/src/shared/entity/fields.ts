@@ -25,6 +25,11 @@ interface Flags {
   filter: boolean;
   sort: boolean;
   writable: boolean;
+  /**
+   * what a write gives for the field, when the default of its kind is not right (see entity-write.ts);
+   * a relation to one or many, or a json value, is written only where it declares one
+   */
+  input?: z.ZodType;
 }
 
 /** A relation into another module: without that module's read right the caller sees `{id, name}` only. */
@@ -50,6 +55,10 @@ export interface ScalarField<T = unknown> extends Flags {
   readonly schema: z.ZodType<T>;
   /** an id kept as a plain value that must name a row of this entity (checked on every write) */
   readonly references?: () => TargetEntity;
+  /** a create must give it (it has no default) */
+  readonly required?: boolean;
+  /** a boolean at most one row of the environment holds true (see Opts) */
+  readonly exclusive?: boolean;
 }
 
 /** To-one through a foreign key on this table: `relationType` over `relation_type_id`. */
@@ -60,6 +69,8 @@ export interface RefField<T = unknown> extends Flags, Guard {
   readonly column: string;
   /** what a read embeds of the target: its keys name the target's fields */
   readonly schema: z.ZodType<T>;
+  /** how a write names the target: `{id}` under the field's name (the default), or the bare id as `<name>Id` */
+  readonly writeAs?: 'object' | 'id';
 }
 
 /** To-one through a foreign key on the target: an address of a kind, a profile. */
@@ -103,64 +114,91 @@ export interface ComputedField<T = unknown> extends Flags {
 
 export type AnyField = ScalarField | RefField | OneField | ManyField | CustomFieldsField | ComputedField;
 
-type Opts = Partial<Flags> & { column?: string; references?: () => TargetEntity };
+type Opts = Partial<Flags> & {
+  column?: string;
+  references?: () => TargetEntity;
+  /** a create must give it, though the column may hold null */
+  required?: true;
+  /** at most one row of the environment holds true: a write that sets it clears it on the others */
+  exclusive?: true;
+};
+
+/** What the type of a declared field keeps of its options: a write never names a field declared not writable. */
+type NotWritable = { readonly writable: false };
+type Marks<O> = O extends { writable: false } ? NotWritable : unknown;
+/** The write schema a field declares, kept in its type so the derived write schemas are typed. */
+type Input<O> = O extends { input: infer S extends z.ZodType } ? { readonly input: S } : unknown;
+type Declared<O> = Marks<O> & Input<O> & (O extends { required: true } ? Required : unknown);
+const notWritable = { writable: false } as const;
 
 const flags = (o: Opts, defaults: Partial<Flags> = {}): Flags => ({
   filter: o.filter ?? defaults.filter ?? true,
   sort: o.sort ?? defaults.sort ?? true,
   writable: o.writable ?? defaults.writable ?? true,
+  ...(o.input ? { input: o.input } : {}),
 });
 
-function scalar<T>(type: ScalarType, schema: z.ZodType<T>, o: Opts = {}): ScalarField<T> {
+function scalar<T, O extends Opts>(type: ScalarType, schema: z.ZodType<T>, o: O, required = false): ScalarField<T> & Declared<O> {
   return {
     kind: 'scalar',
     type,
     schema,
     ...(o.column ? { column: o.column } : {}),
     ...(o.references ? { references: o.references } : {}),
+    ...(required || o.required ? { required: true } : {}),
+    ...(o.exclusive ? { exclusive: true } : {}),
     ...flags(o),
-  };
+  } as ScalarField<T> & Declared<O>;
 }
+
+/** A field a create must give: its type says so, for the derived create schema. */
+type Required = { readonly required: true };
 
 /** Builders; every scalar is nullable unless it is `required`. */
 export const f = {
-  id: (o: Opts = {}) => scalar('id', z.string(), { writable: false, ...o }),
-  string: (o: Opts = {}) => scalar('string', z.string().nullable(), o),
-  requiredString: (o: Opts = {}) => scalar('string', z.string(), o),
-  integer: (o: Opts = {}) => scalar('integer', z.number().int().nullable(), o),
-  requiredInteger: (o: Opts = {}) => scalar('integer', z.number().int(), o),
-  number: (o: Opts = {}) => scalar('number', z.number().nullable(), o),
+  id: (o: Omit<Opts, 'writable'> = {}): ScalarField<string> & NotWritable => scalar('id', z.string(), { ...o, ...notWritable }),
+  string: <O extends Opts = object>(o?: O) => scalar('string', z.string().nullable(), o ?? ({} as O)),
+  requiredString: <O extends Opts = object>(o?: O) =>
+    scalar('string', z.string(), o ?? ({} as O), !(o?.writable === false)) as ScalarField<string> & Declared<O> & Required,
+  integer: <O extends Opts = object>(o?: O) => scalar('integer', z.number().int().nullable(), o ?? ({} as O)),
+  requiredInteger: <O extends Opts = object>(o?: O) =>
+    scalar('integer', z.number().int(), o ?? ({} as O), !(o?.writable === false)) as ScalarField<number> & Declared<O> & Required,
+  number: <O extends Opts = object>(o?: O) => scalar('number', z.number().nullable(), o ?? ({} as O)),
   /** exact decimals are read as numbers with the column's scale */
-  decimal: (o: Opts = {}) => scalar('decimal', z.number().nullable(), o),
-  boolean: (o: Opts = {}) => scalar('boolean', z.boolean(), o),
-  datetime: (o: Opts = {}) => scalar('datetime', z.date().nullable(), o),
-  requiredDatetime: (o: Opts = {}) => scalar('datetime', z.date(), o),
+  decimal: <O extends Opts = object>(o?: O) => scalar('decimal', z.number().nullable(), o ?? ({} as O)),
+  /** a create that leaves it out takes the column's default */
+  boolean: <O extends Opts = object>(o?: O) => scalar('boolean', z.boolean(), o ?? ({} as O)),
+  datetime: <O extends Opts = object>(o?: O) => scalar('datetime', z.date().nullable(), o ?? ({} as O)),
+  requiredDatetime: <O extends Opts = object>(o?: O) =>
+    scalar('datetime', z.date(), o ?? ({} as O), !(o?.writable === false)) as ScalarField<Date> & Declared<O> & Required,
   /** a calendar date, `YYYY-MM-DD` */
-  date: (o: Opts = {}) => scalar('date', z.string().nullable(), o),
-  json: <T>(schema: z.ZodType<T>, o: Opts = {}) => scalar('json', schema, { filter: false, sort: false, ...o }),
+  date: <O extends Opts = object>(o?: O) => scalar('date', z.string().nullable(), o ?? ({} as O)),
+  json: <T, O extends Opts = object>(schema: z.ZodType<T>, o?: O) =>
+    scalar('json', schema, { filter: false, sort: false, ...(o ?? ({} as O)) }) as ScalarField<T> & Declared<O>,
   /** set by the service, never by a write */
-  createdAt: () => scalar('datetime', z.date(), { writable: false }),
-  updatedAt: () => scalar('datetime', z.date(), { writable: false }),
+  createdAt: (): ScalarField<Date> & NotWritable => scalar('datetime', z.date(), notWritable),
+  updatedAt: (): ScalarField<Date> & NotWritable => scalar('datetime', z.date(), notWritable),
 
-  ref<S extends z.ZodType>(
+  ref<S extends z.ZodType, O extends Omit<RelationOpts, 'column'> & { column: string; writeAs?: 'object' | 'id' }>(
     target: () => TargetEntity,
     schema: S,
-    o: Omit<RelationOpts, 'column'> & { column: string },
-  ): RefField<z.infer<S> | null> {
+    o: O,
+  ): RefField<z.infer<S> | null> & Declared<O> & (O extends { writeAs: 'id' } ? { readonly writeAs: 'id' } : unknown) {
     return {
       kind: 'ref',
       target,
       column: o.column,
       schema: embedded(schema, o).nullable(),
       restricted: o.restricted ?? false,
+      ...(o.writeAs ? { writeAs: o.writeAs } : {}),
       ...flags(o, { sort: false }),
-    };
+    } as RefField<z.infer<S> | null> & Declared<O> & (O extends { writeAs: 'id' } ? { readonly writeAs: 'id' } : unknown);
   },
-  one<S extends z.ZodType>(
+  one<S extends z.ZodType, O extends RelationOpts & { remote: string; where?: (alias: string) => string }>(
     target: () => TargetEntity,
     schema: S,
-    o: RelationOpts & { remote: string; where?: (alias: string) => string },
-  ): OneField<z.infer<S> | null> {
+    o: O,
+  ): OneField<z.infer<S> | null> & Declared<O> {
     return {
       kind: 'one',
       target,
@@ -169,18 +207,17 @@ export const f = {
       restricted: o.restricted ?? false,
       ...(o.where ? { where: o.where } : {}),
       ...flags(o, { sort: false }),
-    };
+    } as OneField<z.infer<S> | null> & Declared<O>;
   },
-  many<S extends z.ZodType>(
-    target: () => TargetEntity,
-    schema: S,
-    o: RelationOpts & {
+  many<
+    S extends z.ZodType,
+    O extends RelationOpts & {
       remote: string;
       through?: { table: string; targetColumn: string };
       where?: (alias: string) => string;
       orderBy?: (alias: string) => string;
     },
-  ): ManyField<z.infer<S>[]> {
+  >(target: () => TargetEntity, schema: S, o: O): ManyField<z.infer<S>[]> & Declared<O> {
     return {
       kind: 'many',
       target,
@@ -191,7 +228,7 @@ export const f = {
       ...(o.where ? { where: o.where } : {}),
       ...(o.orderBy ? { orderBy: o.orderBy } : {}),
       ...flags(o, { sort: false }),
-    };
+    } as ManyField<z.infer<S>[]> & Declared<O>;
   },
   customFields<S extends z.ZodType>(model: string, schema: S): CustomFieldsField<z.infer<S>[]> {
     return { kind: 'customFields', model, schema: z.array(schema), filter: true, sort: false, writable: true };
@@ -201,13 +238,14 @@ export const f = {
     schema: S,
     sql: (alias: string) => string,
     o: Opts = {},
-  ): ComputedField<z.infer<S>> {
+  ): ComputedField<z.infer<S>> & { readonly writable: false } {
     return {
       kind: 'computed',
       type,
       schema: schema as z.ZodType<z.infer<S>>,
       sql,
-      ...flags(o, { filter: false, sort: false, writable: false }),
+      ...flags(o, { filter: false, sort: false }),
+      writable: false,
     };
   },
 };

@@ -24,13 +24,16 @@ export {
   type EntityRemove,
   type EntityUpdate,
   getEntity,
+  inSqlWrite,
   inWrite,
   type ListResult,
   listEntity,
   recordChange,
   updateEntity,
+  type SqlWriteContext,
   type WriteContext,
 } from './entity-crud.js';
+export { columnsOfWrite, writeSchemasOf } from './entity-write.js';
 export { assertReferences, declaredReferences, type ReferenceCheck } from './entity-references.js';
 export {
   entityCreate,
