@@ -3,7 +3,7 @@ import { BadRequestError, createCaller, type DomainContext, type DomainError, ty
 import { admissionOf, type Guard, TransportSecurityError } from '@bo/runtime';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
-import { mountApiDocs } from '@bo/http';
+import { DEFAULT_MAX_JSON_DEPTH, mountApiDocs, refuseDeepJson } from '@bo/http';
 import { buildV2Document } from './openapi.js';
 import { mountV2Operation, mountV2Resource, mountV2RowOperation } from './resources/mount.js';
 import { v2Operations, v2Resources, v2RowOperations } from './resources/index.js';
@@ -19,12 +19,16 @@ export interface V2Options {
   ownBody?: (req: Request) => boolean;
   /** requests whose body is a file's raw bytes (storage uploads): any Content-Type, read by the route as a stream */
   rawBody?: (req: Request) => boolean;
+  /** how deep a JSON body may nest (default 32) */
+  maxJsonDepth?: number;
 }
 
 export interface V2Helpers {
   caller(req: Request): ReturnType<typeof createCaller>;
   principal(req: Request): UserPrincipal;
   sendData: typeof sendData;
+  /** how deep a JSON body may nest (for routes that read their own body) */
+  maxJsonDepth: number;
 }
 
 type Caller = ReturnType<typeof createCaller>;
@@ -80,7 +84,7 @@ export function createV2Router(opts: V2Options): Router {
     }
     next();
   });
-  const json = express.json({ limit: '1mb', strict: false });
+  const json = express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) });
   app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : json(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {
@@ -95,6 +99,7 @@ export function createV2Router(opts: V2Options): Router {
     caller: (req) => locals(req.res as Response).caller,
     principal: (req) => locals(req.res as Response).principal,
     sendData,
+    maxJsonDepth: opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
   };
   opts.extend?.(app, helpers);
 

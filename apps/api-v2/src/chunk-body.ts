@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH, JsonTooDeepError } from '@bo/http';
 import type { Request } from 'express';
 
 /**
@@ -24,7 +25,7 @@ export interface ChunkBody {
   release(): void;
 }
 
-export async function readChunkBody(req: Request): Promise<ChunkBody> {
+export async function readChunkBody(req: Request, maxDepth = DEFAULT_MAX_JSON_DEPTH): Promise<ChunkBody> {
   const buf = acquire();
   let released = false;
   const release = () => {
@@ -41,7 +42,7 @@ export async function readChunkBody(req: Request): Promise<ChunkBody> {
       piece.copy(buf, length);
       length += piece.length;
     }
-    return { members: parseMembers(buf.subarray(0, length)), release };
+    return { members: parseMembers(buf.subarray(0, length), maxDepth), release };
   } catch (err) {
     release();
     throw err;
@@ -77,7 +78,7 @@ function skipString(b: Buffer, i: number): { end: number; escaped: boolean } {
 }
 
 /** index just past the JSON value that starts at `i` (checked by JSON.parse later, or as base64) */
-function skipValue(b: Buffer, i: number): number {
+function skipValue(b: Buffer, i: number, maxDepth: number): number {
   const c = b[i];
   if (c === QUOTE) return skipString(b, i).end;
   if (c === 0x7b || c === 0x5b) {
@@ -89,8 +90,11 @@ function skipValue(b: Buffer, i: number): number {
         j = skipString(b, j).end;
         continue;
       }
-      if (x === 0x7b || x === 0x5b) depth += 1;
-      else if (x === 0x7d || x === 0x5d) {
+      if (x === 0x7b || x === 0x5b) {
+        depth += 1;
+        // the object itself is one level
+        if (depth + 1 > maxDepth) throw new JsonTooDeepError(maxDepth);
+      } else if (x === 0x7d || x === 0x5d) {
         depth -= 1;
         if (depth === 0) return j + 1;
       }
@@ -108,7 +112,7 @@ function skipValue(b: Buffer, i: number): number {
  * The members of a JSON object. A `chunk` string without escapes stays bytes (a
  * view on `b`); every other value is parsed by JSON.parse on its own bytes.
  */
-export function parseMembers(b: Buffer): Record<string, unknown> {
+export function parseMembers(b: Buffer, maxDepth = DEFAULT_MAX_JSON_DEPTH): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let i = 0;
   const ws = () => {
@@ -139,7 +143,7 @@ export function parseMembers(b: Buffer): Record<string, unknown> {
         out.chunk = s.escaped ? (JSON.parse(b.toString('utf8', start, s.end)) as string) : b.subarray(start + 1, s.end - 1);
         i = s.end;
       } else {
-        i = skipValue(b, start);
+        i = skipValue(b, start, maxDepth);
         let value: unknown;
         try {
           value = JSON.parse(b.toString('utf8', start, i));

@@ -52,6 +52,7 @@ export function bodyParserError(err: unknown): { status: number; message: string
   const type = (err as { type?: unknown }).type;
   if (typeof type !== 'string') return null;
   if (type === 'entity.parse.failed') return { status: 400, message: 'the body is not valid JSON' };
+  if (type === 'entity.too.deep') return { status: 400, message: (err as unknown as Error).message };
   if (type === 'entity.too.large') return { status: 413, message: 'the body is larger than the 1 MB limit' };
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return { status: 415, message: 'the body must be UTF-8 JSON' };

@@ -74,7 +74,7 @@ export function mountFileRoutes(app: Router, h: V2Helpers): void {
   });
   app.put('/upload/chunked/:id', async (req, res) => {
     // read here, not by express.json: the chunk stays bytes (see chunk-body.ts)
-    const own = await readChunkBody(req);
+    const own = await readChunkBody(req, h.maxJsonDepth);
     try {
       const put = h.caller(req).upload.chunked.put;
       const status = await inV2UploadTerms(() => put({ ...own.members, id: req.params.id } as Parameters<typeof put>[0]));

@@ -8,12 +8,13 @@ import { mountStorageRoutes, readsRawBody } from './resources/storage/storage-ro
 export const v2Mount: HttpMount = {
   name: 'v2',
   mount(app, ctx) {
-    const { log, guard } = ctx;
+    const { log, guard, maxJsonDepth } = ctx;
     app.use(
       '/api/v2',
       createV2Router({
         guard,
         log,
+        maxJsonDepth,
         extend: (router, helpers) => {
           mountFileRoutes(router, helpers);
           mountStorageRoutes(router, helpers);

@@ -15,7 +15,7 @@ import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.
 import type { CommandEndpoint } from './endpoints/types.js';
 import { listCondition, parseFilters, parsePaging } from './paging.js';
 import { type ErrorLogger, problem, renderV3Error, sendProblem } from './problem.js';
-import { mountApiDocs } from '@bo/http';
+import { DEFAULT_MAX_JSON_DEPTH, mountApiDocs, refuseDeepJson } from '@bo/http';
 import { buildOpenApiDocument } from './openapi.js';
 
 export interface V3Options {
@@ -24,6 +24,8 @@ export interface V3Options {
   log: ErrorLogger;
   /** endpoints beyond the built-in table (added by modules that own them) */
   endpoints?: Record<string, Endpoint>;
+  /** how deep a JSON body may nest (default 32) */
+  maxJsonDepth?: number;
 }
 
 type Caller = ReturnType<typeof createCaller>;
@@ -118,7 +120,7 @@ export function createV3Router(opts: V3Options): Router {
     }
     next();
   });
-  app.use(express.json({ limit: '1mb', strict: false }));
+  app.use(express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) }));
 
   const handle = async (req: Request, res: Response, name: string, id: string | undefined) => {
     // own entries only: `constructor`, `__proto__`, `toString`, … are names of nothing here

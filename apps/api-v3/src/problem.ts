@@ -80,6 +80,12 @@ export interface ErrorLogger {
 export function renderV3Error(err: unknown, req: Request, res: Response, log: ErrorLogger) {
   const parse = (err as { type?: unknown } | null)?.type;
   if (parse === 'entity.parse.failed') return sendProblem(req, res, problem(400, 'The body is not valid JSON.'));
+  if (parse === 'entity.too.deep')
+    return sendProblem(
+      req,
+      res,
+      problem(400, `The body nests arrays and objects deeper than ${(err as { maxDepth?: number }).maxDepth} levels.`),
+    );
   if (parse === 'entity.too.large') return sendProblem(req, res, problem(413, 'The body is larger than the 1 MB limit.'));
   const domain = toDomainError(err);
   const clientStatus = (err as { status?: unknown } | null)?.status;

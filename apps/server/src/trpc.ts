@@ -5,6 +5,7 @@ import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/
 import { appRouter, type DeclaredRight, type DomainError, declaredRightOf } from '@bo/domain';
 import { procedureAtPath, TRPC_CODES } from '@bo/domain/trpc';
 import { admissionOf, type HttpMount, type HttpMountContext } from '@bo/runtime';
+import { JsonTooDeepError, jsonTextDeeperThan, refuseDeepJson } from '@bo/http';
 
 /** Every door reads at most this much body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -45,7 +46,7 @@ function procedureRight(req: Request): DeclaredRight | undefined {
   return declaredRightOf(procedureAtPath(appRouter, path));
 }
 
-function trpcDoor({ guard, log, trpcMaxBatch }: HttpMountContext) {
+function trpcDoor({ guard, log, trpcMaxBatch, maxJsonDepth }: HttpMountContext) {
   const door = express.Router();
   // the body limit, decided on the declared length before a byte is read (tRPC's own
   // maxBodySize below stops a body without a length, or one longer than it said)
@@ -60,6 +61,24 @@ function trpcDoor({ guard, log, trpcMaxBatch }: HttpMountContext) {
   });
   // the one guard (a token as v3's bearer or v2's headers); the procedure's declared right before the body
   door.use(guard.door({ credentials: 'token', right: procedureRight, render }));
+  // the nesting limit on the input as read (a query's `input` parameter, a mutation's body), before
+  // tRPC parses it: the body is read here as text and handed to tRPC, which parses it once
+  door.use((req, _res, next) => {
+    const input = req.query.input;
+    next(typeof input === 'string' && jsonTextDeeperThan(input, maxJsonDepth) ? new JsonTooDeepError(maxJsonDepth) : undefined);
+  });
+  door.use(express.text({ type: () => true, limit: BODY_LIMIT_BYTES, verify: refuseDeepJson(maxJsonDepth) }));
+  door.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const type = (err as { type?: unknown } | null)?.type;
+    if (type === 'entity.too.deep') return sendTrpcError(res, 'BAD_REQUEST', (err as Error).message);
+    if (type === 'entity.too.large') return sendTrpcError(res, 'PAYLOAD_TOO_LARGE', 'the body is larger than the 1 MB limit');
+    if (type === 'request.aborted' || type === 'request.size.invalid')
+      return sendTrpcError(res, 'BAD_REQUEST', 'the body was cut short');
+    if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+      return sendTrpcError(res, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be UTF-8 JSON');
+    }
+    next(err);
+  });
   door.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.error({ err, requestId: req.headers['x-request-id'] }, 'trpc authentication failed');
     sendTrpcError(res, 'INTERNAL_SERVER_ERROR', 'internal error; the request id is in the X-Request-Id header');

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import path from 'node:path';
 import { type UploadConfig, uploadConfigFromEnv } from '@bo/domain/uploads/upload-config';
 import { type WebhookConfig, webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
@@ -52,6 +53,8 @@ export interface ServiceLimits {
   maxSelectPaths: number;
   /** TRPC_MAX_BATCH: calls in one /trpc batch */
   trpcMaxBatch: number;
+  /** MAX_JSON_DEPTH: how deep a JSON body may nest arrays and objects (every door) */
+  maxJsonDepth: number;
   /** AUTH_FAILURES_PER_MINUTE: failed authentications per client address per minute (0: off) */
   authFailuresPerMinute: number;
 }
@@ -66,6 +69,7 @@ export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   maxSortKeys: 5,
   maxSelectPaths: 50,
   trpcMaxBatch: 10,
+  maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
   authFailuresPerMinute: 30,
 });
 
@@ -127,6 +131,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
       maxSortKeys: Math.max(1, count('QUERY_MAX_SORT_KEYS', env.QUERY_MAX_SORT_KEYS, DEFAULT_LIMITS.maxSortKeys)),
       maxSelectPaths: Math.max(1, count('QUERY_MAX_SELECT_PATHS', env.QUERY_MAX_SELECT_PATHS, DEFAULT_LIMITS.maxSelectPaths)),
       trpcMaxBatch: Math.max(1, count('TRPC_MAX_BATCH', env.TRPC_MAX_BATCH, DEFAULT_LIMITS.trpcMaxBatch)),
+      maxJsonDepth: Math.max(1, count('MAX_JSON_DEPTH', env.MAX_JSON_DEPTH, DEFAULT_LIMITS.maxJsonDepth)),
       authFailuresPerMinute: count(
         'AUTH_FAILURES_PER_MINUTE',
         env.AUTH_FAILURES_PER_MINUTE,

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request } from 'express';
 import { type PrismaClient, runInRequestScope } from '@bo/db';
@@ -24,6 +25,8 @@ export interface HttpMountContext {
   guard: Guard;
   /** calls in one /trpc batch */
   trpcMaxBatch: number;
+  /** how deep a JSON body may nest (checked on the bytes, before parsing) */
+  maxJsonDepth: number;
 }
 
 /** One part of the HTTP surface (the v2 API, the v3 API, /trpc), mounted by whichever process serves it. */
@@ -46,6 +49,8 @@ export interface HttpAppOptions {
   maintenance?: MaintenanceReader | null;
   /** calls in one /trpc batch (default 10) */
   trpcMaxBatch?: number;
+  /** how deep a JSON body may nest (default 32) */
+  maxJsonDepth?: number;
   mounts: HttpMount[];
 }
 
@@ -126,6 +131,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       log: opts.log,
     }),
     trpcMaxBatch: opts.trpcMaxBatch ?? 10,
+    maxJsonDepth: opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
   };
   for (const m of opts.mounts) m.mount(app, ctx);
 

@@ -161,6 +161,7 @@ export async function startHttpService<W extends RunningJobs>(
     rateLimit,
     maintenance: core.maintenance,
     trpcMaxBatch: limits.trpcMaxBatch,
+    maxJsonDepth: limits.maxJsonDepth,
     mounts: opts.mounts,
   });
   const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });
