@@ -22,8 +22,8 @@ export interface ClientOptions {
  * filter) can scan what a 12-row read of another environment never needs. `stablePlan` says the
  * best plan cannot depend on the values: a lookup by key or by id, an unfiltered page in index
  * order. Such a statement is prepared per connection (parsed once) and PostgreSQL may keep one
- * generic plan for it (plan_cache_mode auto), which saves the planning: about 0.5 ms of a page of
- * 100 organizations with its relations, a third of the statement.
+ * generic plan for it (plan_cache_mode auto), which saves the planning, a large part of a page's
+ * statement (docs/performance.md).
  */
 export interface ReadOptions {
   stablePlan?: boolean;

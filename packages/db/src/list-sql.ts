@@ -491,8 +491,7 @@ export const LITERAL_LIMIT_UP_TO = 1000;
  * LIMIT and OFFSET of a page. PostgreSQL keeps one generic plan for a prepared statement only when
  * that plan is estimated no dearer than planning for the values; a LIMIT or OFFSET that is a
  * parameter is estimated at a tenth of the table, so a prepared page with them was planned anew
- * at every execution (0 generic plans in 600; about 0.4 ms of a page of 100 organizations with its
- * relations). The first page, by far the most asked for, writes its limit as a literal (an integer
+ * at every execution (docs/performance.md has the figures). The first page, by far the most asked for, writes its limit as a literal (an integer
  * up to LITERAL_LIMIT_UP_TO, so at most that many statement texts per order) and its plan is kept;
  * deeper pages keep both as parameters, since an offset written out would make a statement per page.
  */

@@ -52,8 +52,8 @@ export function outsideRequestScope<T>(fn: () => T): T {
 /**
  * The connections a transaction opened inside `capturingCheckouts` took from a guarded pool:
  * a write transaction hands its raw statements to the connection Prisma's transaction holds,
- * skipping Prisma's raw-query layer (about 0.17 ms of Node CPU per statement, against a few
- * hundredths through pg). See `inTransaction` in tenant.ts.
+ * skipping Prisma's raw-query layer, several times dearer per statement than pg
+ * (docs/performance.md). See `inTransaction` in tenant.ts.
  */
 export interface CheckoutCapture {
   open: boolean;

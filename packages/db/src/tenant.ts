@@ -149,7 +149,7 @@ export interface TenantSql {
    * Runs `write` in one transaction of its own on a connection of the client's pool (its guards,
    * its request scope), the tenant reader on that connection: BEGIN, the reader's statements,
    * COMMIT, or ROLLBACK when `write` throws. No Prisma: for a write that goes only through the
-   * reader, Prisma's interactive transaction was about 0.5 ms of Node CPU a create. Absent where
+   * reader, Prisma's interactive transaction is pure overhead (docs/performance.md). Absent where
    * the client's pool is not known (or inside a transaction): use Prisma's transaction then.
    */
   transaction?<T>(write: (reader: TenantReader) => Promise<T>, options?: WriteTransactionOptions): Promise<T>;

@@ -3,8 +3,7 @@ import type { Express, Response } from 'express';
 /**
  * `res.json` for every door (v2, v3, the health check, /trpc's refusals; tRPC writes its answers
  * itself). express's own turns any body over 1,000 characters into a Buffer to count its bytes
- * before writing it: a copy of every list page (about 0.4 ms of a page of 100 organizations in the
- * profile). node:http counts a string given whole to `end()` itself (Buffer.byteLength, no copy)
+ * before writing it: a copy of every list page (measured: docs/performance.md). node:http counts a string given whole to `end()` itself (Buffer.byteLength, no copy)
  * and the socket encodes it as it writes; a large answer goes in parts (see JSON_PART_CHARACTERS). Same answer as express's: `application/json;
  * charset=utf-8` unless a type was set (then its charset is added), no body for HEAD, 204 and 304.
  */

@@ -51,7 +51,7 @@ export function v2DateTime(d: Date | string | null | undefined): string | null {
   const year = date.getUTCFullYear();
   // years before 1000 or past 9999 take the general form (zero-padded, or signed with six digits)
   if (year < 1000 || year > 9999) return generalV2DateTime(date);
-  // by parts, not toISOString and two slices: 0.24 against 0.6 µs, 200 times a page
+  // by parts, not toISOString and two slices: a third of the cost, and it runs for every date of a page
   return `${year}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]} ${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}`;
 }
 
@@ -67,7 +67,7 @@ function generalV2DateTime(date: Date): string {
  * A record's v2 form, precompiled per set of keys: a function returning one object literal
  * (as fast-json-stringify and zod compile theirs). Built key by key, a record of more than a
  * dozen keys is kept by V8 as a dictionary, and a resource's read that spreads it into a
- * literal with more keys cost about 100 µs a row: most of a list page's time. A literal's
+ * literal with more keys took most of a list page's time (docs/performance.md). A literal's
  * object has fast properties, and adding keys to it follows cached transitions.
  */
 type OutputShape = (record: Record<string, unknown>, output: (value: unknown) => unknown) => Record<string, unknown>;

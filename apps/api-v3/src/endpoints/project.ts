@@ -302,7 +302,7 @@ function hourTypesV3(s: Row): z.infer<typeof ServiceHourType>[] {
 
 export function invoiceableServiceV3(s: Row): z.infer<typeof InvoiceableService> {
   // added onto the common part (Object.assign), not spread with it: V8 gives `{ ...x, k1, … }`
-  // no cached shape, and each such object cost tens of µs (apps/api-v2 v2-names.ts)
+  // no cached shape, and each such object is many times dearer (apps/api-v2 v2-names.ts)
   return Object.assign(commonV3(s), {
     kind: 'invoiceable' as const,
     invoiceMethod: s.invoiceMethod as z.infer<typeof InvoiceableService>['invoiceMethod'],

@@ -8,8 +8,7 @@ export const refreshStatisticsJob = defineJob({ name: 'database.refresh-statisti
  * Tables whose rows changed this much since their last ANALYZE get analyzed again:
  * PostgreSQL's own autovacuum rule (50 rows + 10%), which the embedded database (PGlite
  * runs no autovacuum) and a server with autovacuum off would otherwise never apply.
- * Without fresh statistics the planner picks sequential scans for the list queries
- * (a page of organizations went from 4.7 ms to 30 ms after 10,000 rows).
+ * Without fresh statistics the planner picks sequential scans for the list queries.
  */
 export const ANALYZE_THRESHOLD = { rows: 50, fraction: 0.1 };
 

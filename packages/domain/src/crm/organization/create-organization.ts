@@ -19,8 +19,7 @@ export const createOrganization: EntityCreate<CreateOrganizationInput> = {
   async run({ sql, now }, input) {
     const id = newEntityId('organization');
     const settings = debtorSettings(null, input.debtor);
-    // one INSERT on the transaction's connection (Prisma's create cost about 0.5 ms of Node CPU
-    // more); the columns left out take their defaults, updated_at is set as Prisma's @updatedAt would
+    // one INSERT on the transaction's connection, queued with the rest of the write; the columns left out take their defaults, updated_at is set as Prisma's @updatedAt would
     await sql.insert('organization', {
       ...organizationColumns(input),
       id,

@@ -239,7 +239,7 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
       // rows by primary key: one plan serves every environment and every set of ids. One id (a
       // write's read-back, a GET) is compared as a scalar: against `= ANY($2)` the generic plan
       // guesses several rows where a custom plan sees one, so PostgreSQL never kept the generic plan
-      // and planned the select list's sub-queries at every bind (0.65 ms, most of a create's read-back)
+      // and planned the select list's sub-queries at every bind, most of a create's read-back
       if (ids.length === 1) {
         single ??= `SELECT ${build().select} FROM ${table} t WHERE t.environment_id = $1 AND t.id = $2`;
         return finish(reader, reader.read<Record<string, unknown>>(single, [ids[0]], { stablePlan: true }));
@@ -263,8 +263,7 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
       }
       if (page.firstPageFrom) {
         // a first page: the select list straight over the page read off the index in order (the LIMIT stops
-        // the scan), with no second lookup of each row by its id (PostgreSQL 1.68 → 1.48 ms a page of 100
-        // organizations with a custom field). Its values are hidden from the planner's estimates (see
+        // the scan), with no second lookup of each row by its id. Its values are hidden from the planner's estimates (see
         // CompiledList.firstPageFrom), so every execution costs the same as the generic plan, which
         // PostgreSQL keeps. A deeper page would run the select list for every row it skips: it reads ids
         const sql = `SELECT ${build().select} ${page.firstPageFrom}`;
