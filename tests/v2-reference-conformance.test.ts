@@ -153,6 +153,7 @@ beforeAll(async () => {
   const vacation = await referenceId(t, 'fidelity', 'leave_type', `r.label = 'Vacation'`);
   const sickness = await referenceId(t, 'fidelity', 'absence_type', `r.label = 'Sickness'`);
   await post(api, '/hrm/leave', { employee_id: ids.employee, leave_type_id: vacation, year: 2026, hours: 200 });
+  await post(api, '/hrm/leave', { employee_id: ids.employee, leave_type_id: vacation, year: 2025, hours: 8 });
   await post(api, '/hours/leave', {
     employee_id: ids.employee,
     leave_type_id: vacation,
@@ -478,5 +479,30 @@ describe('a nested relation has one shape per target, its values filled where th
     expect(types.some((c) => typeof c.tariff === 'string')).toBe(true);
     const purchaseTypes = answers.filter((a) => a.path === '/projects/purchasetype').map((a) => a.item);
     expect(purchaseTypes.some((c) => typeof c.tariff === 'number')).toBe(true);
+  });
+});
+
+describe('hrm/leavebalance takes the reference parameters', () => {
+  it('metadata=count answers the size of the filtered collection; sort=-year and sort=year order the balances', async () => {
+    const q = `q[employee_id]=${enc(ids.employee)}`;
+    const res = await api.v2('GET', `/hrm/leavebalance?${q}&metadata=count,limit,offset&limit=1`);
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as Envelope<Row[]>;
+    expect(body.data).toHaveLength(1);
+    expect(body.metadata).toEqual({ count: 2, limit: 1, offset: 0 });
+    const down = await data<{ year: number }[]>(`/hrm/leavebalance?${q}&sort=-year`);
+    expect(down.map((b) => b.year)).toEqual([2026, 2025]);
+    const up = await data<{ year: number }[]>(`/hrm/leavebalance?${q}&sort=leavetype.label,year`);
+    expect(up.map((b) => b.year)).toEqual([2025, 2026]);
+    const plain = await api.v2('GET', `/hrm/leavebalance?${q}`);
+    expect(plain.body).not.toHaveProperty('metadata');
+  });
+
+  it('an unknown sort key or metadata word is refused with 400, naming the parameter', async () => {
+    for (const bad of ['sort=granted', 'metadata=total']) {
+      const res = await api.v2('GET', `/hrm/leavebalance?${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(JSON.stringify(res.body), bad).toContain(bad.split('=')[0]);
+    }
   });
 });

@@ -175,7 +175,7 @@ export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (r
     } catch (err) {
       throw inV2Terms(err, op.names);
     }
-    sendData(res, op.show ? op.show(answer) : op.names.output(answer));
+    sendData(res, op.show ? op.show(answer) : op.names.output(answer), op.metadata?.(answer, raw as Record<string, string>));
   };
   if (op.method === 'GET') app.get(`/${op.path}`, handler);
   else if (op.method === 'PUT') app.put(`/${op.path}`, handler);
