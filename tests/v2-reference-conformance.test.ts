@@ -506,3 +506,42 @@ describe('hrm/leavebalance takes the reference parameters', () => {
     }
   });
 });
+
+describe('legacy timestamp names: created and modified beside created_at and updated_at, from one declaration', () => {
+  const resources = [
+    '/crm/organization',
+    '/sales/sales',
+    '/hrm/contract',
+    '/projects/project',
+    '/hours/hours',
+    '/invoices/invoice',
+  ];
+
+  it('every walked record with the timestamps carries created and modified with the same values', () => {
+    let seen = 0;
+    for (const { path, item } of answers) {
+      if (!('updated_at' in item)) continue;
+      seen += 1;
+      expect(item.modified, path).toBe(item.updated_at);
+      if ('created_at' in item) expect(item.created, path).toBe(item.created_at);
+    }
+    expect(seen).toBeGreaterThan(50);
+  });
+
+  for (const path of resources) {
+    it(`${path}: select=modified,created, q[modified][ge], q[created][le] and sort=-modified work`, async () => {
+      const all = await data<Row[]>(`${path}?select=modified,created`);
+      expect(all.length).toBeGreaterThan(0);
+      for (const r of all) expect(Object.keys(r).sort(), path).toEqual(expect.arrayContaining(['created', 'id', 'modified']));
+      expect(all.every((r) => !('name' in r) && !('updated_at' in r))).toBe(true);
+      const since = await data<Row[]>(`${path}?q[modified][ge]=2020-01-01`);
+      expect(since.length).toBe(all.length);
+      expect(await data<Row[]>(`${path}?q[created][le]=2000-01-01`)).toEqual([]);
+      const byAlias = await data<Row[]>(`${path}?sort=-modified,id`);
+      const byName = await data<Row[]>(`${path}?sort=-updated_at,id`);
+      expect(byAlias.map((r) => r.id)).toEqual(byName.map((r) => r.id));
+      const one = await data<Row>(`${path}/${enc(all[0]?.id)}?select=modified`);
+      expect(one).toEqual({ id: all[0]?.id, modified: all[0]?.modified });
+    });
+  }
+});

@@ -4,6 +4,7 @@ import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
 import type { AnyV2Operation } from './v2-operation.js';
+import { withReadAliases } from './v2-read-aliases.js';
 import { type AnyV2Resource, inV2Terms, inV2WriteTerms, type V2Input, type V2RowOperation } from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -37,7 +38,7 @@ export function mountV2Resource(
   const call = (res: Response) => resource.procedures(res.locals.caller as Caller);
   /** the v2 read, without the fields shown only when `select` names them */
   const readFor = (row: unknown, select: string[] | undefined): Record<string, unknown> => {
-    const out = resource.read(row);
+    const out = withReadAliases(resource.read(row));
     for (const key of resource.selectOnly ?? []) {
       if (!select?.some((s) => s.trim() === key || s.trim().startsWith(`${key}.`))) delete out[key];
     }
