@@ -545,3 +545,37 @@ describe('legacy timestamp names: created and modified beside created_at and upd
     });
   }
 });
+
+describe('2023-04: refusals of hours/leave, hours/absence, hrm/leave and hrm/absence carry a stable [code]', () => {
+  it('every refusal text ends with its code, like the refusals of hours bookings', async () => {
+    const vacation = await referenceId(t, 'fidelity', 'leave_type', `r.label = 'Vacation'`);
+    const sickness = await referenceId(t, 'fidelity', 'absence_type', `r.label = 'Sickness'`);
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        '/hours/leave',
+        { employee_id: ids.employee, leave_type_id: vacation, start_date: '2026-05-12', end_date: '2026-05-11' },
+        'invalid_period',
+      ],
+      ['/hrm/leave', { employee_id: ids.employee, leave_type_id: vacation, hours: 8 }, 'required'],
+      [
+        '/hours/leave',
+        { employee_id: ids.employee, leave_type_id: vacation, start_date: '2026-06-01', hours: 5000 },
+        'negative_balance',
+      ],
+      [
+        '/hours/absence',
+        { employee_id: ids.employee, absence_type_id: sickness, start_date: '2026-05-12', end_date: '2026-05-11' },
+        'invalid_period',
+      ],
+      ['/hrm/absence', { employee_id: ids.employee, start_date: '2026-05-12' }, 'required'],
+    ];
+    for (const [path, body, code] of cases) {
+      const res = await api.v2('POST', path, body);
+      expect(res.status, `${path} ${res.text}`).toBe(400);
+      const errors = (res.body as Envelope).errors ?? [];
+      expect(errors.length, path).toBeGreaterThan(0);
+      for (const e of errors) expect(e, path).toMatch(/^[a-z_.0-9]*:? ?.+ \[[a-z_]+\]$/);
+      expect(errors.join(' '), path).toContain(`[${code}]`);
+    }
+  });
+});

@@ -5,7 +5,14 @@ import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
 import type { AnyV2Operation } from './v2-operation.js';
 import { withReadAliases } from './v2-read-aliases.js';
-import { type AnyV2Resource, inV2Terms, inV2WriteTerms, type V2Input, type V2RowOperation } from './v2-resource.js';
+import {
+  type AnyV2Resource,
+  inV2Terms,
+  inV2WriteTerms,
+  type V2Input,
+  type V2RowOperation,
+  withErrorCodes,
+} from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -112,7 +119,8 @@ export function mountV2Resource(
     try {
       return await run(input.data as never);
     } catch (err) {
-      throw inV2WriteTerms(err, names, input);
+      const v2 = inV2WriteTerms(err, names, input);
+      throw resource.errorCodes ? withErrorCodes(v2) : v2;
     }
   };
 
