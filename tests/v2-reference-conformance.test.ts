@@ -183,6 +183,8 @@ beforeAll(async () => {
     linked_as_contact_to_organization: [{ organization_id: ids.organization, work_function: 'Buyer' }],
   });
 
+  ids.contact = (await data<Row[]>(`/crm/contactperson?q[person.id]=${enc(ids.person)}`))[0]?.id as string;
+
   // projects
   ids.project = await post(api, '/projects/project', {
     name: 'Fidelity project',
@@ -269,6 +271,7 @@ beforeAll(async () => {
   ids.sale = await post(api, '/sales/sales', {
     subject: 'Fidelity sale',
     organization_id: ids.organization,
+    contact_id: ids.contact,
     responsible_employee_id: ids.employee,
     start_date: '2026-01-01',
     expected_closing_date: '2026-02-01',
@@ -577,5 +580,19 @@ describe('2023-04: refusals of hours/leave, hours/absence, hrm/leave and hrm/abs
       for (const e of errors) expect(e, path).toMatch(/^[a-z_.0-9]*:? ?.+ \[[a-z_]+\]$/);
       expect(errors.join(' '), path).toContain(`[${code}]`);
     }
+  });
+});
+
+describe('sales carry their contact and the moment their status changed', () => {
+  it('sales/sales: contact (GetContactSimple) beside contact_id, and status_updated_at', async () => {
+    expect(ids.contact).toBeTruthy();
+    const sale = await data<Row>(`/sales/sales/${enc(ids.sale)}`);
+    expect(sale.contact_id).toBe(ids.contact);
+    expect(sale.contact).toEqual({
+      id: ids.contact,
+      person: { id: ids.person, full_name: 'Pia Person', relation_number: null },
+      organization: { id: ids.organization, name: 'Fidelity BV', relation_number: null },
+    });
+    expect(sale).toHaveProperty('status_updated_at');
   });
 });

@@ -20,6 +20,13 @@ export const personSimple = z.object({
 /** GetEmployeeSimple */
 export const employeeSimple = z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() });
 
+/** GetContactSimple: a contact link, its person and organization. */
+export const contactSimple = z.object({
+  id: z.string(),
+  person: personSimple.nullable(),
+  organization: organizationSimple.nullable(),
+});
+
 /** The restricted form (id and name) a relation shows when the caller may not read its module. */
 const orRestricted = <S extends z.ZodType>(s: S) => z.union([s, z.object({ id: z.string(), name: z.string().nullable() })]);
 

@@ -3,6 +3,7 @@ import type { Sale } from '@bo/domain/sales/sale.entity';
 import { employeeReferenceV2 } from '../hrm/employee-reference.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2RowOperation, v2Resource } from '../v2-resource.js';
+import { contactSimpleV2 } from '../shared/simple.js';
 
 const names = v2Names();
 
@@ -72,6 +73,7 @@ export function saleV2(s: Sale): Record<string, unknown> {
     organization_id: s.organization?.id ?? null,
     person_id: s.person?.id ?? null,
     contact_id: s.contactId,
+    contact: contactSimpleV2(s.contact),
     reason: s.reason ? { id: s.reason.id, name: s.reason.name, blocked: s.reason.blocked } : null,
     subject: s.subject,
     start_date: s.startDate,

@@ -27,6 +27,16 @@ export function employeeSimpleV2(e: { id: string; personId?: string | null; name
   return 'personId' in e ? { id: e.id, person_id: e.personId, name: e.name } : { id: e.id, name: e.name };
 }
 
+/** GetContactSimple (restricted: the id only, with nothing nested) */
+export function contactSimpleV2(c: Loose | null | undefined) {
+  if (!c) return null;
+  return {
+    id: c.id,
+    person: personSimpleV2(c.person as Loose | null | undefined),
+    organization: organizationSimpleV2(c.organization as Loose | null | undefined),
+  };
+}
+
 /** GetProjectSimple: the project with its customer, contact person and manager. */
 export function projectSimpleV2(p: (Partial<ProjectSimple> & { id: string; name: string | null }) | null | undefined) {
   if (!p) return null;
