@@ -596,3 +596,16 @@ describe('sales carry their contact and the moment their status changed', () => 
     expect(sale).toHaveProperty('status_updated_at');
   });
 });
+
+describe('timeline_email_address on organizations and sales', () => {
+  it('one address per record and environment: <type>-<record>@<environment>.timeline.invalid', async () => {
+    const env = (await t.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'fidelity'`))[0]?.id as string;
+    const envPart = env.split(':')[1];
+    const org = await data<Row>(`/crm/organization/${enc(ids.organization)}`);
+    const sale = await data<Row>(`/sales/sales/${enc(ids.sale)}`);
+    expect(org.timeline_email_address).toBe(`${ids.organization?.replace(':', '-')}@${envPart}.timeline.invalid`);
+    expect(sale.timeline_email_address).toBe(`${ids.sale?.replace(':', '-')}@${envPart}.timeline.invalid`);
+    const listed = await data<Row[]>('/crm/organization?select=timeline_email_address');
+    expect(new Set(listed.map((o) => o.timeline_email_address)).size).toBe(listed.length);
+  });
+});

@@ -6,7 +6,7 @@ import { customFieldValueSchema } from '../customfields/custom-field-value.schem
 import { employee, employeeReference } from '../hrm/employee/employee.entity.js';
 import { contactPerson } from '../crm/contactperson/contactperson.entity.js';
 import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
-import { contactSimple } from '../shared/relation-shapes.js';
+import { contactSimple, timelineEmailAddressSql } from '../shared/relation-shapes.js';
 import { salesProgress, salesReason, salesSource, salesStatus } from './lookups/lookups.entity.js';
 import { linkedProjectOrder, linkedProjectShape, projectExists, saleProject } from './linked-project.entity.js';
 
@@ -72,6 +72,8 @@ export const sale = defineEntity({
       { remote: 'sale_id', where: projectExists, orderBy: linkedProjectOrder },
     ),
     customFields: f.customFields('sale', customFieldValueSchema),
+    /** the address that files mail into this record's timeline (shared/relation-shapes.ts) */
+    timelineEmailAddress: f.computed('string', z.string(), timelineEmailAddressSql, { filter: false, sort: false }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

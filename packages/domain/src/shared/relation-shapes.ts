@@ -41,3 +41,13 @@ export const projectSimple = z.object({
   canRegisterMileage: z.boolean(),
 });
 export type ProjectSimple = z.infer<typeof projectSimple>;
+
+/**
+ * The address that files mail into a record's timeline (organizations and sales): one per
+ * record and environment, `<type>-<record hex>@<environment hex>.timeline.invalid`. The
+ * environment's part keeps two environments' records apart; `.invalid` (RFC 2606) says that
+ * this service receives no mail itself: a mail gateway in front of it owns the real domain and
+ * maps the local part back to the record. SQL over the row aliased `t`.
+ */
+export const timelineEmailAddressSql = (t: string) =>
+  `replace(${t}.id, ':', '-') || '@' || split_part(${t}.environment_id, ':', 2) || '.timeline.invalid'`;

@@ -67,6 +67,7 @@ export function saleV2(s: Sale): Record<string, unknown> {
     created_at: v2DateTime(s.createdAt),
     updated_at: v2DateTime(s.updatedAt),
     status_updated_at: v2DateTime(s.statusUpdatedAt),
+    timeline_email_address: s.timelineEmailAddress,
     simplicate_url: null,
     linked_project: null,
     my_organization_profile_id: s.myOrganizationProfileId,
