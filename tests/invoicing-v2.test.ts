@@ -105,7 +105,7 @@ describe('invoices: amounts', () => {
       [-5, -1.05],
     ]);
     expect(inv.invoice_lines[0]?.project_id).toBe(project);
-    expect(inv.organization).toEqual({ id: debtor, name: 'Debtor Holding BV' });
+    expect(inv.organization).toEqual({ id: debtor, name: 'Debtor Holding BV', relation_number: null });
     expect(inv).toMatchObject({ total_excluding_vat: 105.06, total_vat: 20.85, total_including_vat: 125.91, status: 'Concept' });
     expect(inv.invoice_number).toBeNull();
   });

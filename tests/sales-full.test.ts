@@ -271,6 +271,8 @@ describe('sales/service', () => {
         id: _i,
         created_at: _c,
         updated_at: _u,
+        created: _cl,
+        modified: _ml,
         hour_types,
         cost_types,
         ...rest

@@ -470,7 +470,16 @@ describe('POST sales/sales/{id}/duplicate (copy_latest_quote, 2025-01)', () => {
     const original = await getSale(id);
     const copy = await getSale(copyId);
     const same = (s: Sale) => {
-      const { id: _i, created_at: _c, updated_at: _u, linked_projects: _l, ...rest } = s;
+      const {
+        id: _i,
+        created_at: _c,
+        updated_at: _u,
+        created: _cl,
+        modified: _ml,
+        timeline_email_address: _tl,
+        linked_projects: _l,
+        ...rest
+      } = s as Sale & Record<string, unknown>;
       return rest;
     };
     expect(same(copy)).toEqual(same(original));

@@ -1,5 +1,6 @@
 import type { Comparison, Condition, Operator, SortKey } from '@bo/domain';
 import { assertSelectSize, assertSortSize, BadRequestError, listLimits } from '@bo/domain';
+import { unaliasedPath } from './resources/v2-read-aliases.js';
 
 /**
  * Parses v2 collection parameters from the raw query string into the shared
@@ -60,7 +61,9 @@ export function parseListParams(rawQuery: string): V2ListParams {
       }
       const m = Q_KEY.exec(key);
       if (!m) throw new BadRequestError(`${key}: not a filter; use q[field], q[field][op] or q[or][field]`, key);
-      const [, orFlag, path = '', opRaw] = m;
+      const [, orFlag, aliased = '', opRaw] = m;
+      // a read alias (`modified`) filters as the field it names (`updated_at`)
+      const path = unaliasedPath(aliased);
       const op = opRaw === undefined ? 'eq' : Object.hasOwn(V2_OPERATORS, opRaw) ? V2_OPERATORS[opRaw] : undefined;
       if (!op) throw new BadRequestError(`${key}: unknown operator "${opRaw}"; use ge, gt, le, lt, in or nin`, key);
       const comparison: Comparison =
@@ -115,7 +118,9 @@ export function parseListParams(rawQuery: string): V2ListParams {
           .map((s) => s.trim())
           .filter(Boolean)
           .map((s) =>
-            s.startsWith('-') ? { path: s.slice(1), dir: 'desc' as const } : { path: s.replace(/^\+/, ''), dir: 'asc' as const },
+            s.startsWith('-')
+              ? { path: unaliasedPath(s.slice(1)), dir: 'desc' as const }
+              : { path: unaliasedPath(s.replace(/^\+/, '')), dir: 'asc' as const },
           );
         if (orderBy.some((k) => k.path === '')) throw new BadRequestError('sort: empty field name', 'sort');
         assertSortSize(orderBy);

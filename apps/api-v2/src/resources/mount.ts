@@ -4,7 +4,15 @@ import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
 import type { AnyV2Operation } from './v2-operation.js';
-import { type AnyV2Resource, inV2Terms, inV2WriteTerms, type V2Input, type V2RowOperation } from './v2-resource.js';
+import { withReadAliases } from './v2-read-aliases.js';
+import {
+  type AnyV2Resource,
+  inV2Terms,
+  inV2WriteTerms,
+  type V2Input,
+  type V2RowOperation,
+  withErrorCodes,
+} from './v2-resource.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -37,7 +45,7 @@ export function mountV2Resource(
   const call = (res: Response) => resource.procedures(res.locals.caller as Caller);
   /** the v2 read, without the fields shown only when `select` names them */
   const readFor = (row: unknown, select: string[] | undefined): Record<string, unknown> => {
-    const out = resource.read(row);
+    const out = withReadAliases(resource.read(row));
     for (const key of resource.selectOnly ?? []) {
       if (!select?.some((s) => s.trim() === key || s.trim().startsWith(`${key}.`))) delete out[key];
     }
@@ -111,7 +119,8 @@ export function mountV2Resource(
     try {
       return await run(input.data as never);
     } catch (err) {
-      throw inV2WriteTerms(err, names, input);
+      const v2 = inV2WriteTerms(err, names, input);
+      throw resource.errorCodes ? withErrorCodes(v2) : v2;
     }
   };
 
@@ -175,7 +184,7 @@ export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (r
     } catch (err) {
       throw inV2Terms(err, op.names);
     }
-    sendData(res, op.show ? op.show(answer) : op.names.output(answer));
+    sendData(res, op.show ? op.show(answer) : op.names.output(answer), op.metadata?.(answer, raw as Record<string, string>));
   };
   if (op.method === 'GET') app.get(`/${op.path}`, handler);
   else if (op.method === 'PUT') app.put(`/${op.path}`, handler);

@@ -20,6 +20,8 @@ export interface V2Operation<O = unknown> {
   output: z.ZodType;
   /** the answer in v2 terms; the names' convention when absent */
   show?: (o: O) => unknown;
+  /** the envelope's `metadata` (count, limit, offset) of a GET that pages, from the answer and the raw query */
+  metadata?: (o: O, raw: Record<string, string>) => Record<string, number> | undefined;
   /** a body that is a JSON array (PUT hours/timesheetrow/order): passed as this key of the input */
   arrayBody?: string;
 }

@@ -61,6 +61,11 @@ export interface V2Resource<Row> {
   /** operations on one row beyond CRUD, mounted as `/{path}/{id}/{name}` (duplicate, planningBudget, …) */
   actions?: AnyV2Action[];
   /**
+   * 2023-04 (hours/leave, hours/absence): every refusal of a write carries its stable code at the
+   * end of its text, `path: message [code]`, as hours bookings do
+   */
+  errorCodes?: boolean;
+  /**
    * false when the shared conformance walk cannot check it (the reference lacks its
    * definition, or it has no rows in a fresh environment): its own tests check its shape
    */
@@ -106,6 +111,15 @@ export type AnyV2Action = V2Action<any>;
 
 export function v2Action<Out>(a: V2Action<Out>): V2Action<Out> {
   return a;
+}
+
+/** A write's validation error with each violation's code at the end of its text (`errorCodes`). */
+export function withErrorCodes(err: unknown): unknown {
+  const domain = toDomainError(err);
+  if (!(domain instanceof ValidationError)) return err;
+  return new ValidationError(
+    domain.violations.map((v) => (v.code && !v.message.endsWith(']') ? { ...v, message: `${v.message} [${v.code}]` } : v)),
+  );
 }
 
 /** A domain error of a write whose body mapped itself (see V2Resource.input), in v2 terms. */

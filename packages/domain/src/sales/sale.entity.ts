@@ -4,7 +4,9 @@ import { organization } from '../crm/organization/organization.entity.js';
 import { person } from '../crm/person/person.entity.js';
 import { customFieldValueSchema } from '../customfields/custom-field-value.schema.js';
 import { employee, employeeReference } from '../hrm/employee/employee.entity.js';
+import { contactPerson } from '../crm/contactperson/contactperson.entity.js';
 import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
+import { contactSimple, timelineEmailAddressSql } from '../shared/relation-shapes.js';
 import { salesProgress, salesReason, salesSource, salesStatus } from './lookups/lookups.entity.js';
 import { linkedProjectOrder, linkedProjectShape, projectExists, saleProject } from './linked-project.entity.js';
 
@@ -29,6 +31,8 @@ export const sale = defineEntity({
     ),
     /** a contact person of the sale's organization */
     contactId: f.string(),
+    /** the contact person, in the one contact shape (GetContactSimple) */
+    contact: f.ref((): TargetEntity => contactPerson, contactSimple, { column: 'contact_id', restricted: true, writable: false }),
     myOrganizationProfileId: f.string(),
     responsibleEmployee: f.ref((): TargetEntity => employee, employeeReference, {
       column: 'responsible_employee_id',
@@ -68,6 +72,8 @@ export const sale = defineEntity({
       { remote: 'sale_id', where: projectExists, orderBy: linkedProjectOrder },
     ),
     customFields: f.customFields('sale', customFieldValueSchema),
+    /** the address that files mail into this record's timeline (shared/relation-shapes.ts) */
+    timelineEmailAddress: f.computed('string', z.string(), timelineEmailAddressSql, { filter: false, sort: false }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

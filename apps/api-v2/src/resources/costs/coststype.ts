@@ -25,8 +25,11 @@ export const costTypeV2Resource = v2Resource<CostType>({
   entity: costType,
   procedures: (c) => c.costs.coststype,
   names,
-  // the reference answers this list in the hour-type shape, which has a colour; cost types have none
-  read: (c) => ({ ...read(c), color: null }),
+  // the reference answers this list in the hour-type shape (HoursType), which has a colour (cost types
+  // have none) and a string tariff, as hours/hourstype answers it: a client of the real service reads
+  // both lists with one parser. Nested in project services and in projects/purchasetype the tariff is
+  // a number (GetPurchaseType)
+  read: (c) => ({ ...read(c), tariff: c.tariff === null ? null : String(c.tariff), color: null }),
 });
 
 /** projects/purchasetype: the same cost types under the projects right, read-only */

@@ -1,7 +1,7 @@
 import { type Expense, expense } from '@bo/domain/costs/expense/expense.entity';
 import { createExpenseInput, updateExpenseInput } from '@bo/domain/costs/expense/expense.schema';
 import { employeeSimpleV2 } from '../hrm/employee.js';
-import { projectSimpleV2 } from '../hours/hours.js';
+import { projectSimpleV2 } from '../shared/simple.js';
 import { v2Names } from '../v2-names.js';
 import { type AnyV2Resource, v2Resource } from '../v2-resource.js';
 

@@ -1,7 +1,7 @@
 import { type Hours, hours } from '@bo/domain/hours/hours/hours.entity';
 import { createHoursInput, updateHoursInput } from '@bo/domain/hours/hours/hours.schema';
 import { customFieldValuesV2 } from '../customfields/values.js';
-import { employeeSimpleV2 } from '../hrm/employee.js';
+import { employeeSimpleV2, projectSimpleV2 } from '../shared/simple.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { hourTypeV2 } from './hourstype.js';
@@ -17,21 +17,6 @@ export const hoursNames = v2Names({
   approvalstatus_id: 'approvalStatusId',
   is_productive: 'isProductive',
 });
-
-/** GetProjectSimple from the project reference an hour, a timer or mileage embeds. */
-export function projectSimpleV2(p: { id: string; name: string | null; projectNumber?: string | null } | null) {
-  if (!p) return null;
-  return {
-    id: p.id,
-    name: p.name,
-    project_number: p.projectNumber ?? null,
-    organization: null,
-    person: null,
-    project_manager: null,
-    separate_invoice_recipient: null,
-    has_register_mileage_enabled: null,
-  };
-}
 
 /** IsSatisfied: the value, and why not when it is false. */
 const satisfied = (value: boolean, reason: string) => {
@@ -74,7 +59,8 @@ export function hoursV2(h: Hours) {
     leave_id: null,
     absence_id: null,
     status: h.approvalStatus,
-    corrections: null,
+    // this service keeps no corrections of hours: none made, so zero, never a date
+    corrections: { amount: 0, value: 0, last_correction_date: null },
     mileage: null,
     is_productive: h.isProductive,
     hours: Math.round((h.durationMinutes / 60) * 10_000) / 10_000,

@@ -34,6 +34,7 @@ export const absenceV2Resource = v2Resource<Absence>({
   names,
   read: absenceV2,
   documentAsBuilt: ['employee', 'absencetype', 'start_date', 'end_date'],
+  errorCodes: true,
   conformance: false,
 });
 

@@ -39,6 +39,4 @@ export const employeeV2 = v2Resource<Employee>({
 });
 
 /** GetEmployeeSimple: how projects and assignments name an employee. */
-export function employeeSimpleV2(e: { id: string; personId?: string | null; name: string | null }) {
-  return 'personId' in e ? { id: e.id, person_id: e.personId, name: e.name } : { id: e.id, name: e.name };
-}
+export { employeeSimpleV2 } from '../shared/simple.js';

@@ -47,6 +47,7 @@ export const leaveV2Resource = v2Resource<Leave>({
   names: leaveNames,
   read: leaveV2,
   documentAsBuilt: ['employee', 'leavetype', 'leave_status', 'start_date', 'end_date'],
+  errorCodes: true,
   conformance: false,
 });
 

@@ -1,6 +1,7 @@
 import type { Invoice, InvoiceState } from '@bo/domain/invoices/invoice/invoice.entity';
 import type { Payment } from '@bo/domain/invoices/payment/payment.entity';
 import { vatClassV2 } from '../sales/service.js';
+import { organizationSimpleV2, personSimpleV2, projectSimpleV2 } from '../shared/simple.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { paymentTermV2 } from './lookups.js';
@@ -25,13 +26,6 @@ const V2_STATUS: Record<InvoiceState, string> = {
   paid: 'Paid',
   credited: 'Paid',
 };
-
-/** an embedded debtor: in full, or `{id, name}` when the caller may not read crm */
-function debtorV2(d: object | null, key: 'name' | 'full_name'): Record<string, unknown> | null {
-  if (!d) return null;
-  const o = d as { id: string; name?: string | null; fullName?: string };
-  return { id: o.id, [key]: o.fullName ?? o.name ?? null };
-}
 
 const num = (s: string | null) => (s === null ? null : Number(s));
 const simple = (id: string | null) => (id ? { id } : null);
@@ -80,12 +74,12 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
       base: num(v.base),
       vat: num(v.vat),
     })),
-    organization: debtorV2(i.organization, 'name'),
-    person: debtorV2(i.person, 'full_name'),
+    organization: organizationSimpleV2(i.organization),
+    person: personSimpleV2(i.person),
     my_organization_profile: simple(i.myOrganizationProfileId),
     subscription_cycle: null,
-    project: simple(i.projectId),
-    projects: i.projectIds.map((id) => ({ id })),
+    project: projectSimpleV2(i.project),
+    projects: i.projects.map(projectSimpleV2),
     sending_method: 'email',
     simplicate_url: null,
     created_at: v2DateTime(i.createdAt),
@@ -93,7 +87,7 @@ export function invoiceV2(i: Invoice): Record<string, unknown> {
     sent_at: v2DateTime(i.sentAt),
     reminder: i.reminder
       ? {
-          set: { id: i.reminder.setId, label: i.reminder.setLabel },
+          set: { id: i.reminder.setId, label: i.reminder.setLabel, disabled: i.reminder.disabled },
           status: i.reminder.current?.label ?? 'none',
           paused: i.reminder.disabled,
           next_action: i.reminder.next ? `${i.reminder.next.label} on ${i.reminder.next.date}` : null,

@@ -9,6 +9,7 @@ import type { Proposition } from '@bo/domain/invoices/lookups/proposition.entity
 import type { ReverseInvoice } from '@bo/domain/invoices/lookups/reverse-invoice.entity';
 import type { VatClass } from '@bo/domain/sales/lookups/lookups.entity';
 import { vatClassV2 } from '../sales/service.js';
+import { projectSimpleV2 } from '../shared/simple.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 
@@ -93,7 +94,7 @@ export const propositionV2 = v2Resource<Proposition>({
     total_advance_deposit: Number(p.totalAdvanceDeposit),
     total_future: Number(p.totalFuture),
     simplicate_url: null,
-    project: { id: p.id, name: p.name, project_number: p.projectNumber },
+    project: projectSimpleV2(p.project),
     created_at: v2DateTime(p.createdAt),
     updated_at: v2DateTime(p.updatedAt),
   }),
@@ -112,7 +113,7 @@ export const reverseInvoiceV2 = v2Resource<ReverseInvoice>({
     invoice_number: r.invoice && 'invoiceNumber' in r.invoice ? r.invoice.invoiceNumber : null,
     price: r.price === null ? null : Number(r.price),
     label: r.name,
-    project: r.project ? { id: r.project.id, name: r.project.name, project_number: r.project.projectNumber } : null,
+    project: projectSimpleV2(r.project),
     // without the invoices right the invoice is {id, name} (rights through relations)
     invoice:
       r.invoice && 'status' in r.invoice

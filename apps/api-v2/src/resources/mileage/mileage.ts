@@ -1,7 +1,7 @@
 import { type Mileage, mileage } from '@bo/domain/mileage/mileage.entity';
 import { createMileageInput, updateMileageInput } from '@bo/domain/mileage/mileage.schema';
 import { employeeSimpleV2 } from '../hrm/employee.js';
-import { projectSimpleV2 } from '../hours/hours.js';
+import { projectSimpleV2 } from '../shared/simple.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { type AnyV2Resource, v2Resource } from '../v2-resource.js';
 

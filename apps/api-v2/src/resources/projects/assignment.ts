@@ -1,7 +1,7 @@
 import { createAssignmentInput, updateAssignmentInput } from '@bo/domain/projects/assignment/assignment.schema';
 import { type Assignment, assignment } from '@bo/domain/projects/assignment/assignment.entity';
-import { employeeSimpleV2 } from '../hrm/employee.js';
 import { hourTypeV2 } from '../hours/hourstype.js';
+import { employeeSimpleV2, projectSimpleV2 } from '../shared/simple.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
 import { assignmentStatusV2 } from './reference.js';
@@ -33,7 +33,7 @@ export const assignmentV2 = v2Resource<Assignment>({
       hours_type: a.hoursType,
       spread: [],
       status: a.status ? assignmentStatusV2(a.status) : null,
-      project: a.project ? { id: a.project.id, name: a.project.name, project_number: a.project.projectNumber } : null,
+      project: projectSimpleV2(a.project),
       projectservice: a.projectService
         ? {
             id: a.projectService.id,

@@ -2,7 +2,7 @@ import { customFieldValuesV2 } from '../customfields/values.js';
 import { createProjectInput, updateProjectInput } from '@bo/domain/projects/project/project.schema';
 import { type Project, project } from '@bo/domain/projects/project/project.entity';
 import { projectBudget } from '@bo/domain/projects/service/budget';
-import { employeeSimpleV2 } from '../hrm/employee.js';
+import { employeeSimpleV2, organizationSimpleV2, personSimpleV2 } from '../shared/simple.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Action, v2Resource } from '../v2-resource.js';
 import { budgetV2 } from './budget.js';
@@ -32,8 +32,8 @@ export const projectV2 = v2Resource<Project>({
     abnormal_person_id: null,
     abnormal_organization_id: null,
     abnormal_contact_id: null,
-    organization: p.organization ? { id: p.organization.id } : null,
-    person: p.person ? { id: p.person.id } : null,
+    organization: organizationSimpleV2(p.organization),
+    person: personSimpleV2(p.person),
     separate_invoice_recipient: null,
     my_organization_profile: p.myOrganizationProfileId ? { id: p.myOrganizationProfileId } : null,
     divergent_payment_term: null,

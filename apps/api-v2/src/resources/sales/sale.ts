@@ -3,6 +3,7 @@ import type { Sale } from '@bo/domain/sales/sale.entity';
 import { employeeReferenceV2 } from '../hrm/employee-reference.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2RowOperation, v2Resource } from '../v2-resource.js';
+import { contactSimpleV2 } from '../shared/simple.js';
 
 const names = v2Names();
 
@@ -66,12 +67,14 @@ export function saleV2(s: Sale): Record<string, unknown> {
     created_at: v2DateTime(s.createdAt),
     updated_at: v2DateTime(s.updatedAt),
     status_updated_at: v2DateTime(s.statusUpdatedAt),
+    timeline_email_address: s.timelineEmailAddress,
     simplicate_url: null,
     linked_project: null,
     my_organization_profile_id: s.myOrganizationProfileId,
     organization_id: s.organization?.id ?? null,
     person_id: s.person?.id ?? null,
     contact_id: s.contactId,
+    contact: contactSimpleV2(s.contact),
     reason: s.reason ? { id: s.reason.id, name: s.reason.name, blocked: s.reason.blocked } : null,
     subject: s.subject,
     start_date: s.startDate,

@@ -1,7 +1,7 @@
 import { type Timer, timer } from '@bo/domain/timers/timer.entity';
 import { createTimerInput, updateTimerInput } from '@bo/domain/timers/timer.schema';
 import { employeeSimpleV2 } from '../hrm/employee.js';
-import { projectSimpleV2 } from '../hours/hours.js';
+import { projectSimpleV2 } from '../shared/simple.js';
 import { hourTypeV2 } from '../hours/hourstype.js';
 import { v2DateTime, v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';

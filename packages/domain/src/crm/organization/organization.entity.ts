@@ -14,6 +14,7 @@ import {
   relationType,
   relationTypeReference,
 } from '../reference/reference.entities.js';
+import { timelineEmailAddressSql } from '../../shared/relation-shapes.js';
 
 /** How the organization invoices: kept beside the send_* columns, with the defaults a read shows. */
 export const debtorSchema = z.object({
@@ -103,6 +104,8 @@ export const organization = defineEntity({
     sendInvoiceEmailToFixedEmail: f.boolean(),
     sendInvoiceEmailToCc: f.boolean(),
     debtor: f.computed('json', debtorSchema, debtorSql),
+    /** the address that files mail into this record's timeline (shared/relation-shapes.ts) */
+    timelineEmailAddress: f.computed('string', z.string(), timelineEmailAddressSql, { filter: false, sort: false }),
     customFields: f.customFields('organization', customFieldValueSchema),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),

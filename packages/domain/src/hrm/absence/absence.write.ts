@@ -99,7 +99,8 @@ export async function closeAbsence(ctx: UserContext, id: string, endDate: Date) 
   await inWrite(ctx, async (w) => {
     if (!(await w.sql.lockForUpdate('absence', id))) throw new NotFoundError('absence', id);
     const row = await w.tx.absence.findUniqueOrThrow({ where: { id } });
-    if (row.endDate) throw new BusinessRuleError(`Absence ${id} is closed already (it ended ${row.endDate.toISOString()}).`);
+    if (row.endDate)
+      throw new BusinessRuleError(`Absence ${id} is closed already (it ended ${row.endDate.toISOString()}). [absence_closed]`);
     assertPeriod(row.startDate, endDate);
     await w.tx.absence.update({
       where: { id },

@@ -44,6 +44,28 @@ export interface LeaveBalanceFilter {
   limit: number;
   /** whether to count the whole filtered collection as well (default: yes) */
   count?: boolean;
+  /** the order of the keys; by employee name, leave type label and year when absent */
+  sort?: LeaveBalanceSort[];
+}
+
+export const LEAVE_BALANCE_SORT_KEYS = ['employee', 'leaveType', 'year'] as const;
+export type LeaveBalanceSort = { key: (typeof LEAVE_BALANCE_SORT_KEYS)[number]; dir: 'asc' | 'desc' };
+
+/** ORDER BY of the keys, over the page's columns (`name`, `employee_id`, `label`, `leave_type_id`, `year`), ties broken by the rest. */
+function orderOf(sort: LeaveBalanceSort[] | undefined, col: (c: string) => string): string {
+  const columns: Record<LeaveBalanceSort['key'], string[]> = {
+    employee: ['name', 'employee_id'],
+    leaveType: ['label', 'leave_type_id'],
+    year: ['year'],
+  };
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const s of [...(sort ?? []), ...LEAVE_BALANCE_SORT_KEYS.map((key) => ({ key, dir: 'asc' as const }))]) {
+    if (seen.has(s.key)) continue;
+    seen.add(s.key);
+    for (const c of columns[s.key]) parts.push(`${col(c)} ${s.dir === 'desc' ? 'DESC' : 'ASC'}`);
+  }
+  return parts.join(', ');
 }
 
 interface Raw {
@@ -122,7 +144,7 @@ WITH ${APPROVED}, page AS (
    ) k
     JOIN leave_type t ON t.id = k.leave_type_id AND t.environment_id = $1 AND t.affects_balance
    WHERE ${k.employees}
-   ORDER BY e.name, e.id, t.label, t.id, k.year
+   ORDER BY ${orderOf(f.sort, (c) => ({ name: 'e.name', employee_id: 'e.id', label: 't.label', leave_type_id: 't.id', year: 'k.year' })[c] ?? c)}
    LIMIT ${limit} OFFSET ${offset}
 )
 SELECT b.employee_id AS "employeeId", b.name AS "employeeName", b.person_id AS "personId",
@@ -150,7 +172,7 @@ SELECT b.employee_id AS "employeeId", b.name AS "employeeName", b.person_id AS "
           AND b.year BETWEEN extract(year FROM c.start_date)::int
               AND COALESCE(extract(year FROM c.end_date)::int, GREATEST($2::int, extract(year FROM c.start_date)::int))
        ) g ON b.contract_grants
- ORDER BY b.name, b.employee_id, b.label, b.leave_type_id, b.year`;
+ ORDER BY ${orderOf(f.sort, (c) => `b.${c}`)}`;
   return { sql, params };
 }
 

@@ -54,7 +54,7 @@ export async function decideLeave(ctx: UserContext, id: string, decision: 'appro
     const row = await w.tx.leave.findUniqueOrThrow({ where: { id }, include: { leaveStatus: true } });
     if (row.leaveStatus?.key !== 'requested') {
       throw new BusinessRuleError(
-        `Only requested leave can be ${decision}; leave ${id} is ${row.leaveStatus ? row.leaveStatus.key : 'booked directly (no status)'}.`,
+        `Only requested leave can be ${decision}; leave ${id} is ${row.leaveStatus ? row.leaveStatus.key : 'booked directly (no status)'}. [leave_not_requested]`,
       );
     }
     const allow = allowNegative ?? row.allowNegative;

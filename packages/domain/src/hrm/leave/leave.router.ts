@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { entityCreate, entityQueries, entityUpdate } from '../../shared/entity/index.js';
 import { moduleProcedure, router } from '../../trpc.js';
-import { readLeaveBalances, leaveBalanceRow } from './leave-balance.js';
+import { LEAVE_BALANCE_SORT_KEYS, leaveBalanceRow, readLeaveBalances } from './leave-balance.js';
 import { decideLeave, requestLeaveCommand } from './leave-commands.js';
 import { leave } from './leave.entity.js';
 import { createLeaveInput, decideLeaveInput, requestLeaveInput, updateLeaveInput } from './leave.schema.js';
@@ -15,6 +15,10 @@ export const leaveBalanceQueryInput = z.object({
   limit: z.number().int().min(1).max(100).default(100),
   /** false: the page only; the count walks every key of the collection */
   count: z.boolean().default(true),
+  sort: z
+    .array(z.object({ key: z.enum(LEAVE_BALANCE_SORT_KEYS), dir: z.enum(['asc', 'desc']) }))
+    .max(3)
+    .optional(),
 });
 
 /** Leave entries (hrm/leave, hours/leave), the request flow, and balances. */

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { organization } from '../../crm/organization/organization.entity.js';
 import { person } from '../../crm/person/person.entity.js';
 import { revenueGroup, vatClass, vatClassShape } from '../../sales/lookups/lookups.entity.js';
-import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { project } from '../../projects/project/project.entity.js';
+import { defineEntity, embeddedRowSql, f, type TargetEntity } from '../../shared/entity/index.js';
+import { organizationSimple, personSimple, projectSimple } from '../../shared/relation-shapes.js';
 import { paymentTerm, paymentTermShape } from '../lookups/invoice-lookups.entity.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'partially_paid', 'paid', 'credited'] as const;
@@ -155,15 +157,17 @@ export const invoice = defineEntity({
     organizationId: f.string(),
     personId: f.string(),
     /** the debtor, as the reference embeds it (`{id, name}` without the crm right too); ids are checked on write */
-    organization: f.ref((): TargetEntity => organization, z.object({ id: z.string(), name: z.string() }), {
+    organization: f.ref((): TargetEntity => organization, organizationSimple, {
       column: 'organization_id',
       restricted: true,
     }),
-    person: f.ref((): TargetEntity => person, z.object({ id: z.string(), fullName: z.string() }), {
+    person: f.ref((): TargetEntity => person, personSimple, {
       column: 'person_id',
       restricted: true,
     }),
     projectId: f.string(),
+    /** the invoice's project, in the one project shape */
+    project: f.ref((): TargetEntity => project, projectSimple, { column: 'project_id', restricted: true, writable: false }),
     myOrganizationProfileId: f.string(),
     draftRequestId: f.string({ writable: false }),
     creditedInvoiceId: f.string({ writable: false }),
@@ -188,6 +192,17 @@ export const invoice = defineEntity({
       (t) => `(SELECT COALESCE(json_agg(DISTINCT p.id ORDER BY p.id), '[]'::json) FROM (
           SELECT l.project_id AS id FROM invoice_line l WHERE l.invoice_id = ${t}.id AND l.environment_id = ${t}.environment_id AND l.project_id IS NOT NULL
           UNION SELECT ${t}.project_id WHERE ${t}.project_id IS NOT NULL) p)`,
+    ),
+    /** the projects of the lines (and of the invoice), each once, in the one project shape */
+    projects: f.computed(
+      'json',
+      z.array(projectSimple),
+      (
+        t,
+      ) => `(SELECT COALESCE(json_agg(${embeddedRowSql(project, projectSimple, 'p.id', `${t}.environment_id`)} ORDER BY p.id), '[]'::json) FROM (
+          SELECT l.project_id AS id FROM invoice_line l WHERE l.invoice_id = ${t}.id AND l.environment_id = ${t}.environment_id AND l.project_id IS NOT NULL
+          UNION SELECT ${t}.project_id WHERE ${t}.project_id IS NOT NULL) p)`,
+      { filter: false, sort: false },
     ),
     reminder: f.computed('json', invoiceReminderShape, reminderSql),
     lines: f.many((): TargetEntity => invoiceLine, invoiceLineShape, {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { vatClass } from '../../sales/lookups/lookups.entity.js';
-import { defineEntity, f } from '../../shared/entity/index.js';
+import { project } from '../../projects/project/project.entity.js';
+import { defineEntity, embeddedRowSql, f } from '../../shared/entity/index.js';
+import { projectSimple } from '../../shared/relation-shapes.js';
 
 const amount = (sql: (t: string) => string) => f.computed('string', z.string(), (t) => `(${sql(t)})::numeric(14,2)::text`);
 
@@ -32,6 +34,11 @@ export const proposition = defineEntity({
     projectNumber: f.string(),
     billable: f.boolean(),
     phase: f.requiredString(),
+    /** the project itself, in the one project shape */
+    project: f.computed('json', projectSimple, (t) => embeddedRowSql(project, projectSimple, `${t}.id`, `${t}.environment_id`), {
+      filter: false,
+      sort: false,
+    }),
     /** approved, billable, not yet invoiced hours on services invoiced on hours, at their booked tariff */
     totalHours: amount(
       (t) =>

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { project as projectEntity } from '../../projects/project/project.entity.js';
+import { defineEntity, embeddedRowSql, f, type TargetEntity } from '../../shared/entity/index.js';
+import { projectSimple } from '../../shared/relation-shapes.js';
 import { invoice } from '../invoice/invoice.entity.js';
 
 /**
@@ -31,12 +33,13 @@ export const reverseInvoice = defineEntity({
       (t) => `(SELECT round(COALESCE(${t}.price, ${t}.percentage * COALESCE(s.price, 0) * COALESCE(s.amount, 1) / 100), 2)::text
         FROM project_service s WHERE s.id = ${t}.project_service_id AND s.environment_id = ${t}.environment_id)`,
     ),
-    project: f.computed(
-      'json',
-      z.object({ id: z.string(), name: z.string(), projectNumber: z.string().nullable() }).nullable(),
-      (t) => `(SELECT json_build_object('id', p.id, 'name', p.name, 'projectNumber', p.project_number)
-        FROM project_service s JOIN project p ON p.id = s.project_id
-       WHERE s.id = ${t}.project_service_id AND s.environment_id = ${t}.environment_id)`,
+    project: f.computed('json', projectSimple.nullable(), (t) =>
+      embeddedRowSql(
+        projectEntity,
+        projectSimple,
+        `(SELECT s.project_id FROM project_service s WHERE s.id = ${t}.project_service_id AND s.environment_id = ${t}.environment_id)`,
+        `${t}.environment_id`,
+      ),
     ),
     /** the invoice of the term: a relation into the invoices module, so without the invoices right it shows as {id, name} */
     invoice: f.ref(

@@ -6,13 +6,12 @@ import { person } from '../../crm/person/person.entity.js';
 import { customFieldValueSchema } from '../../customfields/custom-field-value.schema.js';
 import { employee } from '../../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { employeeSimple, organizationSimple, personSimple } from '../../shared/relation-shapes.js';
 import { employeeOfProjectShape, projectEmployee } from '../projectemployee/projectemployee.entity.js';
 import { projectStatus } from '../reference/projectstatus.entity.js';
 import { projectService } from '../service/project-service.entity.js';
 import { serviceOfProjectShape } from '../service/project-service.shapes.js';
 import { projectStatusReference } from './project.shapes.js';
-
-const idOnly = z.object({ id: z.string() });
 
 /** A project: its customer, manager, status, phase, employees, services and custom fields. */
 export const project = defineEntity({
@@ -27,15 +26,11 @@ export const project = defineEntity({
     /** acquisition or execution */
     phase: f.requiredString(),
     billable: f.boolean(),
-    organization: f.ref((): TargetEntity => organization, idOnly, { column: 'organization_id', restricted: true }),
-    person: f.ref((): TargetEntity => person, idOnly, { column: 'person_id', restricted: true }),
+    organization: f.ref((): TargetEntity => organization, organizationSimple, { column: 'organization_id', restricted: true }),
+    person: f.ref((): TargetEntity => person, personSimple, { column: 'person_id', restricted: true }),
     contactId: f.string({ references: (): TargetEntity => contactPerson }),
     myOrganizationProfileId: f.string({ references: (): TargetEntity => myOrganizationProfileTarget }),
-    projectManager: f.ref(
-      (): TargetEntity => employee,
-      z.object({ id: z.string(), personId: z.string().nullable(), name: z.string() }),
-      { column: 'project_manager_id', restricted: true },
-    ),
+    projectManager: f.ref((): TargetEntity => employee, employeeSimple, { column: 'project_manager_id', restricted: true }),
     projectStatus: f.ref((): TargetEntity => projectStatus, projectStatusReference, { column: 'project_status_id' }),
     note: f.string(),
     startDate: f.date(),

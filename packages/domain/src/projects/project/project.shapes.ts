@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
-/** How a project service, a purchase or an assignment embeds its project. */
-export const projectReference = z.object({ id: z.string(), name: z.string(), projectNumber: z.string().nullable() });
+import { projectSimple } from '../../shared/relation-shapes.js';
+
+/** How a project service, a purchase, an assignment, an hour… embeds its project: the one project shape (GetProjectSimple). */
+export const projectReference = projectSimple;
 
 /** How a project embeds its status. */
 export const projectStatusReference = z.object({

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
+import { organization } from '../../crm/organization/organization.entity.js';
+import { person } from '../../crm/person/person.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { organizationSimple, personSimple } from '../../shared/relation-shapes.js';
 import { project } from '../project/project.entity.js';
 import { projectReference } from '../project/project.shapes.js';
 
@@ -12,6 +15,12 @@ export const purchase = defineEntity({
     id: f.id(),
     organizationId: f.string(),
     personId: f.string(),
+    organization: f.ref((): TargetEntity => organization, organizationSimple, {
+      column: 'organization_id',
+      restricted: true,
+      writable: false,
+    }),
+    person: f.ref((): TargetEntity => person, personSimple, { column: 'person_id', restricted: true, writable: false }),
     supplier: f.string(),
     invoiceNumber: f.string(),
     type: f.requiredString(),

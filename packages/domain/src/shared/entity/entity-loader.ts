@@ -171,6 +171,23 @@ class SelectBuilder {
   }
 }
 
+/**
+ * A target row as the JSON object a relation of this shape embeds, read by an id expression:
+ * for a computed field that shows a relation the loader cannot join itself (the projects of an
+ * invoice's lines). Nested relations take the shapes their target declares, as in a page.
+ */
+export function embeddedRowSql(
+  target: TargetEntity,
+  shape: z.ZodType,
+  idSql: string,
+  environmentSql: string,
+  alias = 'emb',
+): string {
+  const b = new SelectBuilder(environmentSql);
+  const obj = b.object(target, objectShape(shape), alias);
+  return `(SELECT ${obj.sql} FROM ${ident(target.table)} ${alias} WHERE ${alias}.id = ${idSql} AND ${alias}.environment_id = ${environmentSql})`;
+}
+
 interface Built {
   select: string;
   revivers: [string, Revive][];

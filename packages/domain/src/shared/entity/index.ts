@@ -15,7 +15,7 @@ export {
   type EntityRow,
   type RowOf,
 } from './define-entity.js';
-export type { PageSource } from './entity-loader.js';
+export { embeddedRowSql, type PageSource } from './entity-loader.js';
 export {
   createEntity,
   deleteEntity,
