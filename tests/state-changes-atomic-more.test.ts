@@ -40,12 +40,18 @@ describe('an invoice’s sending and crediting, against edits, deletion and paym
     });
 
   it('a draft sent three times at once, while its lines are edited, it is deleted and paid: one number, lines as sent, no payment on a draft', async () => {
+    const sentStatus = await referenceId(t, 'race-more', 'invoice_status', `r.key = 'sent'`);
     for (let round = 0; round < ROUNDS; round++) {
       const id = await draft(round);
       const [counterBefore] = await t.db.query<{ n: number }>(
         `SELECT coalesce(max(c.last_number), 0)::int AS n FROM invoice_number_counter c JOIN environment e ON e.id = c.environment_id WHERE e.name = 'race-more'`,
       );
-      const sends = Array.from({ length: 3 }, () => acme.v3('POST', `/invoice.send/${enc(id)}`, {}));
+      // sent through v3 twice and through v2 (status_id of the Sent status) once
+      const sends = [
+        acme.v3('POST', `/invoice.send/${enc(id)}`, {}),
+        acme.v2('PUT', `/invoices/invoice/${id}`, { status_id: sentStatus }),
+        acme.v3('POST', `/invoice.send/${enc(id)}`, {}),
+      ];
       const edits = Array.from({ length: 3 }, (_, i) =>
         acme.v2('PUT', `/invoices/invoice/${id}`, { invoice_lines: [{ description: `Edit ${i}`, amount: 2 + i, price: 100 }] }),
       );
@@ -104,13 +110,19 @@ describe('an invoice’s sending and crediting, against edits, deletion and paym
     for (let round = 0; round < ROUNDS; round++) {
       const id = await draft(100 + round);
       expect((await acme.v3('POST', `/invoice.send/${enc(id)}`, {})).status).toBe(200);
+      // a payment made before the race, changed during it
+      const first = await acme.v3('POST', '/payment.register', { invoiceId: id, date: '2026-05-01', amount: 10 });
+      expect(first.status, first.text).toBe(201);
+      const firstId = (first.body as { id: string }).id;
       const credits = Array.from({ length: 3 }, () => acme.v3('POST', `/invoice.credit/${enc(id)}`, { reason: 'race' }));
+      // four payments of 30 on an invoice of 100 (10 paid): at most three fit, the fourth would overpay
       const pays = Array.from({ length: 4 }, () =>
-        acme.v3('POST', '/payment.register', { invoiceId: id, date: '2026-05-01', amount: 10 }),
+        acme.v3('POST', '/payment.register', { invoiceId: id, date: '2026-05-01', amount: 30 }),
       );
+      const payEdit = acme.v2('PUT', `/invoices/payment/${firstId}`, { amount: 5 });
       const edit = acme.v2('PUT', `/invoices/invoice/${id}`, { subject: 'changed after sending' });
-      const [credited, paid, edited] = await Promise.all([Promise.all(credits), Promise.all(pays), edit]);
-      noServerError([...credited, ...paid, edited]);
+      const [credited, paid, edited, payEdited] = await Promise.all([Promise.all(credits), Promise.all(pays), edit, payEdit]);
+      noServerError([...credited, ...paid, edited, payEdited]);
       expect(ok(credited), `round ${round}`).toBe(1);
       expect(edited.status).toBe(400);
       const creditRows = await t.db.query('SELECT id FROM invoice WHERE credited_invoice_id = $1', [id]);
@@ -123,8 +135,12 @@ describe('an invoice’s sending and crediting, against edits, deletion and paym
       expect(row?.status, `round ${round}`).toBe('credited');
       expect(row?.subject).toBe(`race ${100 + round}`);
       const payments = await t.db.query<{ amount: string }>('SELECT amount::text FROM payment WHERE invoice_id = $1', [id]);
-      expect(payments.length).toBe(ok(paid));
-      expect(Number(row?.paid)).toBe(payments.reduce((s, p) => s + Number(p.amount), 0));
+      expect(payments.length).toBe(ok(paid) + 1);
+      const sum = payments.reduce((s, p) => s + Number(p.amount), 0);
+      expect(Number(row?.paid)).toBe(sum);
+      expect(sum, `round ${round}: no overpayment`).toBeLessThanOrEqual(100);
+      // the edit of the first payment is either in, or refused because the invoice is credited
+      expect(payments.map((p) => Number(p.amount))).toContain(payEdited.status === 200 ? 5 : 10);
     }
   });
 });
@@ -220,6 +236,27 @@ describe('a quote’s acceptance and its conversion to a project', () => {
       }
       expect(q.project_id ?? null).toBe(links[0]?.project_id ?? null);
     }
+  });
+});
+
+describe('a quote’s number, drawn as it is created', () => {
+  it('quotes created at the same moment, and copied with their sale, get distinct numbers', async () => {
+    const sale = await post(acme, '/sales/sales', { subject: 'Race numbers', organization_id: debtor });
+    await post(acme, '/sales/quote', { sales_id: sale, quote_subject: 'Numbers 0' });
+    for (let round = 0; round < ROUNDS; round++) {
+      const creates = Array.from({ length: 4 }, (_, i) =>
+        acme.v2('POST', '/sales/quote', { sales_id: sale, quote_subject: `Numbers ${round}.${i}` }),
+      );
+      const copy = acme.v2('POST', `/sales/sales/${sale}/duplicate`, { copy_latest_quote: true });
+      const done = await Promise.all([...creates, copy]);
+      noServerError(done);
+      expect(ok(done)).toBe(done.length);
+    }
+    const duplicates = await t.db.query<{ quote_number: string; n: number }>(
+      `SELECT q.quote_number, count(*)::int AS n FROM quote q JOIN environment e ON e.id = q.environment_id
+        WHERE e.name = 'race-more' GROUP BY 1 HAVING count(*) > 1`,
+    );
+    expect(duplicates).toEqual([]);
   });
 });
 

@@ -22,7 +22,7 @@ export async function copyLatestQuote(w: WriteContext, from: string, to: string)
       environmentId: SCOPED_ENVIRONMENT,
       saleId: to,
       quoteStatusId: draft.id,
-      quoteNumber: await nextQuoteNumber(w.tx, w.now),
+      quoteNumber: await nextQuoteNumber(w),
       sentAt: null,
       projectId: null,
       totalExcl: columns.totalExcl.toString(),
