@@ -273,6 +273,43 @@ describe('a quote’s number, drawn as it is created', () => {
   });
 });
 
+describe('a quote copied with its sale while its lines change', () => {
+  it('each copy has the lines and the totals of one version of the quote, never a mix', async () => {
+    const sale = await post(acme, '/sales/sales', { subject: 'Race copy', organization_id: debtor });
+    const quote = await post(acme, '/sales/quote', {
+      sales_id: sale,
+      quote_subject: 'Copied',
+      service_groups: [{ name: 'G', services: [{ name: 'Start', quantity: 1, price: 10 }] }],
+    });
+    const copies: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const edits = Array.from({ length: 3 }, (_, i) =>
+        acme.v2('PUT', `/sales/quote/${quote}`, {
+          service_groups: [
+            {
+              name: 'G',
+              services: Array.from({ length: 1 + i + round }, (_, n) => ({ name: `L${n}`, quantity: 1 + i, price: 100 })),
+            },
+          ],
+        }),
+      );
+      const duplicates = Array.from({ length: 2 }, () =>
+        acme.v2('POST', `/sales/sales/${sale}/duplicate`, { copy_latest_quote: true }),
+      );
+      const [edited, duplicated] = await Promise.all([Promise.all(edits), Promise.all(duplicates)]);
+      noServerError([...edited, ...duplicated]);
+      for (const res of duplicated) copies.push((res.body as Envelope<{ id: string }>).data.id);
+    }
+    const rows = await t.db.query<{ id: string; total: string; lines: string | null }>(
+      `SELECT q.id, q.total_excl::text AS total, (SELECT sum(l.quantity * l.price)::text FROM quote_line l WHERE l.quote_id = q.id) AS lines
+         FROM quote q WHERE q.sale_id = ANY($1)`,
+      [copies],
+    );
+    expect(rows.length).toBe(copies.length);
+    for (const row of rows) expect(Number(row.total), row.id).toBe(Number(row.lines ?? 0));
+  });
+});
+
 describe('a workflow’s task completion', () => {
   const defaultId = () => referenceId(t, 'race-more', 'default_workflow', `r.name = 'New customer onboarding'`);
 
