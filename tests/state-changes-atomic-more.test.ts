@@ -321,6 +321,25 @@ describe('a workflow’s task completion', () => {
 
   type Wf = { id: string; status: string; tasks: { id: string; status: string; position: number }[] };
 
+  it('a task completed several times at once is completed once: every answer shows the one completion', async () => {
+    const org = await post(acme, '/crm/organization', { name: 'Race Once BV' });
+    const defaultWorkflowId = await defaultId();
+    for (let round = 0; round < ROUNDS; round++) {
+      const started = await acme.v3('POST', '/workflow.start', { defaultWorkflowId, linkedTo: { organizationId: org } });
+      expect(started.status, started.text).toBe(201);
+      const task = (started.body as Wf).tasks[0]?.id as string;
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => acme.v3('POST', `/workflow.task.complete/${enc(task)}`, {})),
+      );
+      noServerError(answers);
+      const shown = answers.map(
+        (r) => (r.body as { tasks: { id: string; completedAt: string | null }[] }).tasks.find((x) => x.id === task)?.completedAt,
+      );
+      const [row] = await t.db.query<{ completed_at: Date }>('SELECT completed_at FROM workflow_task WHERE id = $1', [task]);
+      expect(new Set(shown), `round ${round}`).toEqual(new Set([row?.completed_at.toISOString()]));
+    }
+  });
+
   it('tasks completed several times at once, while they are reopened: the workflow is completed exactly when all its tasks are, in order', async () => {
     const org = await post(acme, '/crm/organization', { name: 'Race Flow BV' });
     const defaultWorkflowId = await defaultId();
