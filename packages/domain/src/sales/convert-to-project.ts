@@ -9,19 +9,38 @@ import { quote as quoteEntity } from './quote/quote.entity.js';
 import { countedLines } from './quote/quote-totals.js';
 import { sale } from './sale.entity.js';
 
-/** The sale's accepted quote, latest first; converting needs one. */
+/**
+ * The sale's accepted quote, latest first, locked; converting needs one. The caller holds
+ * the sale's lock; the quote's own row lock is taken before its state is read, the lock
+ * that its acceptance, its edits and its deletion take too (a quote's writes lock the
+ * quote, then nothing of the sale: no cycle). A quote deleted while this waited is not
+ * converted: the next accepted one is looked for, or none is left.
+ */
 async function acceptedQuote(w: WriteContext, saleId: string) {
   const accepted = await w.tx.quoteStatus.findFirst({ where: { key: 'accepted' } });
-  const found = accepted
-    ? await w.tx.quote.findFirst({
-        where: { saleId, quoteStatusId: accepted.id },
-        orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-        include: { groups: { orderBy: { position: 'asc' }, include: { lines: { orderBy: { position: 'asc' } } } } },
-      })
-    : null;
-  if (!found) throw new BusinessRuleError('id: the sale has no accepted quote; a sale is converted from its accepted quote');
-  if (found.projectId) throw new ConflictError(`quote ${found.quoteNumber} was converted already, into ${found.projectId}`);
-  return found;
+  const latest = () =>
+    accepted
+      ? w.tx.quote.findFirst({
+          where: { saleId, quoteStatusId: accepted.id },
+          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+          select: { id: true },
+        })
+      : null;
+  // each turn reads anew: a quote found gone is not found again (bounded all the same)
+  for (let turn = 0; turn < 10; turn++) {
+    const candidate = await latest();
+    if (!candidate) break;
+    if (!(await w.sql.lockForUpdate('quote', candidate.id))) continue;
+    // read after the lock: the state as the last writer of this quote left it
+    const found = await w.tx.quote.findFirst({
+      where: { id: candidate.id, saleId, quoteStatusId: accepted?.id ?? '' },
+      include: { groups: { orderBy: { position: 'asc' }, include: { lines: { orderBy: { position: 'asc' } } } } },
+    });
+    if (!found) continue;
+    if (found.projectId) throw new ConflictError(`quote ${found.quoteNumber} was converted already, into ${found.projectId}`);
+    return found;
+  }
+  throw new BusinessRuleError('id: the sale has no accepted quote; a sale is converted from its accepted quote');
 }
 
 /**

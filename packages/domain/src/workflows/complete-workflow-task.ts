@@ -4,12 +4,16 @@ import { assertInOrder, assertOpen, assertTasksOf, completeWhenDone, loadState }
 /**
  * Completes one task of a workflow: refused on a finished workflow and, when the tasks
  * are sequential, before the tasks ahead of it; the last one completes the workflow.
+ * The caller holds the workflow's row lock (the lock its edits and deletion take too),
+ * and the state is read after it: a task completed already stays completed as it was
+ * (its completion time is the first one's), however many completions meet.
  */
 export async function completeWorkflowTask({ tx, now }: WriteContext, workflowId: string, taskId: string): Promise<void> {
   const state = await loadState(tx, workflowId);
   if (!state) return;
   assertOpen(state);
   assertTasksOf(state.tasks, [taskId], () => 'taskId');
+  if (state.tasks.find((t) => t.id === taskId)?.status === 'completed') return;
   assertInOrder(state.sequential, state.tasks, taskId);
   await tx.workflowTask.update({ where: { id: taskId }, data: { status: 'completed', completedAt: now, updatedAt: now } });
   await completeWhenDone(tx, workflowId, now);

@@ -4,13 +4,32 @@ import { newEntityId } from '../../shared/ids.js';
 import { quote } from './quote.entity.js';
 import { nextQuoteNumber, statusByKey } from './quote.write.js';
 
+/**
+ * The sale's latest quote with its groups and lines, read after its row lock (the lock its
+ * edits and its deletion take): the copy is of one version of the quote, its totals those
+ * of its lines. A quote deleted while this waited is passed over for the next latest.
+ */
+async function lockedLatestQuote(w: WriteContext, saleId: string) {
+  for (let turn = 0; turn < 10; turn++) {
+    const candidate = await w.tx.quote.findFirst({
+      where: { saleId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { id: true },
+    });
+    if (!candidate) return null;
+    if (!(await w.sql.lockForUpdate('quote', candidate.id))) continue;
+    const found = await w.tx.quote.findFirst({
+      where: { id: candidate.id },
+      include: { groups: { include: { lines: true } } },
+    });
+    if (found) return found;
+  }
+  return null;
+}
+
 /** duplicate with copy_latest_quote (2025-01): the copy gets the latest quote, with its groups and lines, as a draft */
 export async function copyLatestQuote(w: WriteContext, from: string, to: string): Promise<void> {
-  const latest = await w.tx.quote.findFirst({
-    where: { saleId: from },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    include: { groups: { include: { lines: true } } },
-  });
+  const latest = await lockedLatestQuote(w, from);
   if (!latest) return;
   const draft = await statusByKey(w.tx, 'draft');
   const id = newEntityId('quote');
@@ -22,7 +41,7 @@ export async function copyLatestQuote(w: WriteContext, from: string, to: string)
       environmentId: SCOPED_ENVIRONMENT,
       saleId: to,
       quoteStatusId: draft.id,
-      quoteNumber: await nextQuoteNumber(w.tx, w.now),
+      quoteNumber: await nextQuoteNumber(w),
       sentAt: null,
       projectId: null,
       totalExcl: columns.totalExcl.toString(),

@@ -18,7 +18,7 @@ export const createQuote: EntityCreate<CreateQuoteInput> = {
         saleId: input.saleId,
         quoteTemplateId: input.quoteTemplateId ?? null,
         quoteStatusId: draft.id,
-        quoteNumber: await nextQuoteNumber(tx, now),
+        quoteNumber: await nextQuoteNumber(w),
         quoteDate: input.quoteDate ?? new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`),
         quoteSubject: input.quoteSubject ?? null,
         customerReference: input.customerReference ?? null,

@@ -186,9 +186,21 @@ export async function assertDraft(w: WriteContext, quoteId: string, path = 'serv
   }
 }
 
-/** The next quote number of the environment: Q-<year>-<n>. */
-export async function nextQuoteNumber(tx: EntityTransaction, now: Date): Promise<string> {
-  const year = now.getUTCFullYear();
-  const count = await tx.quote.count({ where: { quoteNumber: { startsWith: `Q-${year}-` } } });
-  return `Q-${year}-${String(count + 1).padStart(4, '0')}`;
+/**
+ * The next quote number of the environment: Q-<year>-<n>, one above the year's highest.
+ * The year's numbers are drawn one transaction at a time (an advisory lock keyed by the
+ * environment and the year, held until the drawing transaction ends), and the highest is
+ * read after the lock: two quotes created at once never share a number.
+ */
+export async function nextQuoteNumber(w: WriteContext): Promise<string> {
+  const year = w.now.getUTCFullYear();
+  await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':quote-number:' || $2, 0))`, [
+    String(year),
+  ]);
+  const [row] = await w.sql.read<{ n: number }>(
+    `SELECT coalesce(max(substring(quote_number FROM '^Q-[0-9]{4}-([0-9]+)$')::int), 0)::int AS n
+       FROM quote WHERE environment_id = $1 AND quote_number LIKE $2`,
+    [`Q-${year}-%`],
+  );
+  return `Q-${year}-${String((row?.n ?? 0) + 1).padStart(4, '0')}`;
 }
