@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from './support/crm.js';
+import { send } from './support/http.js';
 import { v2Create } from './support/projects.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -60,5 +61,42 @@ describe('rights through relations on side doors', () => {
     const seen = await term(admin);
     expect(seen.invoice).toMatchObject({ id: invoiceId, status: { id: 'draft' } });
     expect(seen.invoice).toHaveProperty('invoice_date');
+  });
+});
+
+describe('tokens above one’s own rights', () => {
+  const trpc = (client: ApiClient, method: 'GET' | 'POST', path: string, body?: unknown) =>
+    send(client.port, method, `/trpc/${path}`, {
+      host: client.host,
+      headers: { authorization: `Bearer ${client.token?.key}:${client.token?.secret}` },
+      body,
+    });
+  const userId = async (email: string) =>
+    ((await t.db.query<{ id: string }>('SELECT id FROM user_account WHERE email = $1', [email]))[0] as { id: string }).id;
+
+  it('a user with the settings right may make tokens only for users whose rights they hold: never for one with more', async () => {
+    const keeper = await t.user('doors', 'keeper@doors.test', { settings: 'write', crm: 'read' });
+    await t.user('doors', 'reader@doors.test', { crm: 'read' });
+    const tokens = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM api_token'))[0]?.n);
+    const before = await tokens();
+    const adminId = await userId(
+      (
+        await t.db.query<{ email: string }>(
+          `SELECT email FROM user_account WHERE rights->>'hrm' = 'write' ORDER BY email LIMIT 1`,
+        )
+      )[0]?.email as string,
+    );
+    const refused = await trpc(keeper, 'POST', 'auth.tokens.create', { userId: adminId });
+    expect(refused.status, refused.text).toBe(403);
+    expect(await tokens()).toBe(before);
+    const allowed = await trpc(keeper, 'POST', 'auth.tokens.create', { userId: await userId('reader@doors.test') });
+    expect(allowed.status, allowed.text).toBe(200);
+    expect(await tokens()).toBe(before + 1);
+    // the page offers only the users one may make a token for
+    const users = await trpc(keeper, 'GET', 'auth.tokens.users');
+    const emails = (users.body as { result: { data: { email: string }[] } }).result.data.map((u) => u.email);
+    expect(emails).toContain('reader@doors.test');
+    expect(emails).toContain('keeper@doors.test');
+    expect(emails).not.toContain('planner@doors.test');
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { UserContext } from '../trpc.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { type Rights, rightsSchema, rightsWithin } from '../shared/rights.js';
 import { newEntityId } from '../shared/ids.js';
 import { hashSecret, newTokenCredentials } from './token-secret.js';
 
@@ -39,8 +40,25 @@ export async function listEnvironmentTokens(ctx: UserContext): Promise<SettingsT
 
 export const environmentUserSchema = z.object({ id: z.string(), email: z.string() });
 
+/**
+ * A token has exactly its user's rights, so a user may make tokens only for users whose rights they
+ * hold themselves (never a token with more rights than their own). The operator's CLI acts as the
+ * system and is not bound by it.
+ */
+function mayMintFor(ctx: UserContext, userRights: unknown): boolean {
+  const parsed = rightsSchema.safeParse(userRights);
+  const rights: Rights = parsed.success ? parsed.data : {};
+  return rightsWithin(rights, ctx.principal.rights);
+}
+
+/** the users the caller may make a token for */
 export async function listEnvironmentUsers(ctx: UserContext): Promise<z.infer<typeof environmentUserSchema>[]> {
-  return ctx.db.user.findMany({ where: { isActive: true }, select: { id: true, email: true }, orderBy: { email: 'asc' } });
+  const users = await ctx.db.user.findMany({
+    where: { isActive: true },
+    select: { id: true, email: true, rights: true },
+    orderBy: { email: 'asc' },
+  });
+  return users.filter((u) => mayMintFor(ctx, u.rights)).map((u) => ({ id: u.id, email: u.email }));
 }
 
 export const createSettingsTokenInput = z.object({
@@ -62,6 +80,9 @@ export async function createEnvironmentToken(
 ): Promise<z.infer<typeof createdSettingsTokenSchema>> {
   const user = await ctx.db.user.findFirst({ where: { id: input.userId, isActive: true } });
   if (!user) throw new ValidationError([{ path: 'userId', message: 'no active user with this id here', code: 'not_found' }]);
+  if (!mayMintFor(ctx, user.rights)) {
+    throw new ForbiddenError("a token has its user's rights: you may only make tokens for users whose rights you hold yourself");
+  }
   const { key, secret } = newTokenCredentials();
   const token = await ctx.db.apiToken.create({
     data: {

@@ -35,6 +35,11 @@ export function hasRight(rights: Rights, module: ModuleName, level: Exclude<Righ
   return RANK[rights[module] ?? 'none'] >= RANK[level];
 }
 
+/** Whether every right in `granted` is held at that level or higher in `holder`. */
+export function rightsWithin(granted: Rights, holder: Rights): boolean {
+  return MODULES.every((m) => RANK[granted[m] ?? 'none'] <= RANK[holder[m] ?? 'none']);
+}
+
 export function requireRight(rights: Rights, module: ModuleName, level: Exclude<RightLevel, 'none'>): void {
   if (!hasRight(rights, module, level)) throw new ForbiddenError();
 }
