@@ -14,8 +14,8 @@ const names = v2Names({
 });
 
 // Fields are added onto the object names.output made (Object.assign) rather than spread with
-// it into a literal: V8 gives `{ ...x, k1, k2, … }` no cached shape, and that spread cost about
-// 100 µs a row (see v2-names.ts). The same holds in every read of a list.
+// it into a literal: V8 gives `{ ...x, k1, k2, … }` no cached shape, and that spread took most of
+// a row's time (docs/performance.md). The same holds in every read of a list.
 function address(a: Organization['visitingAddress']) {
   return a ? Object.assign(names.output(a) as Record<string, unknown>, { country: null }) : null;
 }
