@@ -7,7 +7,8 @@ import { assertMergeable } from './merge-relation.js';
 import { countReferences } from './move-references.js';
 import { createHash } from 'node:crypto';
 
-const SKIP = new Set(['id', 'createdAt', 'updatedAt']);
+// the record's own identity and what derives from it (its timeline address) are no field a merge keeps or loses
+const SKIP = new Set(['id', 'createdAt', 'updatedAt', 'timelineEmailAddress']);
 
 /**
  * Shows what merging `sourceId` into `targetId` would do before it is done: the fields
