@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookable, hoursBody, v2Post } from './support/hours.js';
 import { referenceData } from './support/projects.js';
@@ -111,5 +112,50 @@ describe('a project’s closing against bookings on its services', () => {
       );
       expect(Number(after[0]?.n), `round ${round}`).toBe(0);
     }
+  });
+});
+
+describe('an invoice draft claiming a week’s hours against the week’s reopening', () => {
+  it('a week whose hours a draft claims while it is reopened is refused as invoiced, never open with invoiced hours', async () => {
+    const b = await bookable(acme, 'Claim race');
+    const hour = await v2Post(acme, '/hours/hours', hoursBody(b, { start_date: '2026-05-04' }));
+    await v2Post(acme, '/hours/submit', { employee_id: b.employee, start_date: '2026-05-04' });
+    const statuses = (await acme.v2('GET', '/hours/approvalstatus')).body as { data: { id: string; label: string }[] };
+    const approvedStatus = statuses.data.find((s) => s.label === 'Approved')?.id;
+    const approval = await v2Post(acme, '/hours/approval', {
+      employee_id: b.employee,
+      date: '2026-05-04',
+      approvalstatus_id: approvedStatus,
+    });
+    const debtor = await v2Post(acme, '/crm/organization', { name: 'Claim Debtor BV' });
+    const invoice = await v2Post(acme, '/invoices/invoice', {
+      organization_id: debtor,
+      invoice_lines: [{ description: 'Hours', amount: 1, price: 100 }],
+    });
+    // the draft's claim (as hours.source.ts does it: an update of the approved rows), held open
+    const claim = new pg.Client({ connectionString: t.db.url });
+    await claim.connect();
+    try {
+      await claim.query('BEGIN');
+      await claim.query('UPDATE hour_registration SET invoice_id = $1 WHERE id = $2', [invoice, hour]);
+      const reopening = acme.v2('DELETE', `/hours/approval/${approval}`);
+      await new Promise((r) => setTimeout(r, 500));
+      await claim.query('COMMIT');
+      const res = await reopening;
+      expect(res.status, res.text).toBe(400);
+      expect(res.text).toContain('[week_invoiced]');
+    } finally {
+      await claim.end();
+    }
+    const [row] = await t.db.query<{ status: string; invoice: string | null }>(
+      'SELECT approval_status AS status, invoice_id AS invoice FROM hour_registration WHERE id = $1',
+      [hour],
+    );
+    expect(row).toEqual({ status: 'approved', invoice });
+    const [week] = await t.db.query<{ status: string }>(
+      'SELECT status FROM hour_approval WHERE employee_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1',
+      [b.employee],
+    );
+    expect(week?.status).toBe('approved');
   });
 });

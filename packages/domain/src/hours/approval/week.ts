@@ -63,12 +63,14 @@ export async function transitionWeek(w: WriteContext, employeeId: string, day: D
   const weekEnd = new Date(weekStart);
   weekEnd.setUTCDate(weekEnd.getUTCDate() + 6);
   if (to === 'open') {
-    const [invoiced] = await w.sql.read<{ n: number }>(
-      `SELECT count(*)::int AS n FROM hour_registration WHERE environment_id = $1 AND employee_id = $2
-          AND start_date BETWEEN $3::date AND $4::date AND invoice_id IS NOT NULL`,
+    // the week's hours read locked: an invoice draft that claims them (an update of these rows, which
+    // takes no week lock) either committed before and is seen here, or waits for this transition
+    const rows = await w.sql.read<{ invoiced: boolean }>(
+      `SELECT invoice_id IS NOT NULL AS invoiced FROM hour_registration WHERE environment_id = $1 AND employee_id = $2
+          AND start_date BETWEEN $3::date AND $4::date FOR UPDATE`,
       [employeeId, iso(weekStart), iso(weekEnd)],
     );
-    if ((invoiced?.n ?? 0) > 0)
+    if (rows.some((r) => r.invoiced))
       throw approvalError('week_invoiced', `Hours of the week of ${iso(weekStart)} are invoiced; it cannot be reopened.`);
   }
   const id = newEntityId('approval');
