@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCaller, systemClock, toDomainError } from '@bo/domain';
+import { type createCaller, toDomainError } from '@bo/domain';
 import { type Bookable, bookable } from './support/hours.js';
-import { type ApiClient, startTestService, type TestService } from './support/service.js';
+import { type ApiClient, callerOf, startTestService, type TestService } from './support/service.js';
 
 /**
  * Issue 27 §3: the domain lists in its own terms. A list takes the domain list query (where over
@@ -20,12 +20,7 @@ type V3Page = { items: Record<string, unknown>[]; page: number; itemsPerPage: nu
 beforeAll(async () => {
   t = await startTestService();
   acme = await t.environment('acme');
-  const principal = await t.system.auth.authenticate({
-    environment: 'acme',
-    key: acme.token?.key ?? null,
-    secret: acme.token?.secret ?? null,
-  });
-  caller = createCaller({ prisma: t.service.database.prisma, principal, clock: systemClock });
+  caller = await callerOf(t, 'acme', acme);
   a = await bookable(acme, 'Lists A');
   b = await bookable(acme, 'Lists B');
   for (const [who, date, minutes] of [

@@ -1,8 +1,8 @@
-import { createCaller, systemClock } from '@bo/domain';
+import type { createCaller } from '@bo/domain';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, list } from './support/crm.js';
-import { type ApiClient, startTestService, type TestService } from './support/service.js';
+import { type ApiClient, callerOf, startTestService, type TestService } from './support/service.js';
 
 /**
  * Leave balances page their keys before they sum (issue 15): a page must hold exactly what the
@@ -129,12 +129,7 @@ async function load(): Promise<void> {
 beforeAll(async () => {
   t = await startTestService();
   acme = await t.environment('acme');
-  const principal = await t.system.auth.authenticate({
-    environment: 'acme',
-    key: acme.token?.key ?? null,
-    secret: acme.token?.secret ?? null,
-  });
-  caller = createCaller({ prisma: t.service.database.prisma, principal, clock: systemClock });
+  caller = await callerOf(t, 'acme', acme);
   await load();
 });
 afterAll(() => t?.stop());

@@ -134,3 +134,13 @@ export async function startTestService(
     },
   };
 }
+
+/** The domain's caller acting as `client`'s token in its environment (the router called in process, as internal tools do). */
+export async function callerOf(t: TestService, environment: string, client: ApiClient) {
+  const principal = await t.system.auth.authenticate({
+    environment,
+    key: client.token?.key ?? null,
+    secret: client.token?.secret ?? null,
+  });
+  return createCaller({ prisma: t.service.database.prisma, principal, clock: systemClock });
+}
