@@ -14,6 +14,13 @@ export interface RunningDirectus {
   token: string;
   /** registers an existing table of the database as a Directus collection */
   registerCollection(table: string): Promise<void>;
+  /**
+   * declares an existing foreign key (`child.field` → `parent`) as a relation, with the alias field
+   * `alias` on the parent listing the children (o2m), so `fields=*,<alias>.*` reads them
+   */
+  registerOneToMany(parent: string, alias: string, child: string, field: string): Promise<void>;
+  /** stops and starts the process again (same settings, same token): with a frozen schema cache, what it reads at start counts */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,10 +51,14 @@ function cli(install: PeerInstall, args: string[], env: NodeJS.ProcessEnv, cwd: 
 }
 
 /**
- * Directus 11 on Node 22 as a child process on a loopback port, against an existing database
- * (its own directus_* tables beside ours, made by `directus bootstrap`). Cache, rate limiter,
- * pressure limiter (it answers 503 when the event loop is busy, which would count as fast
- * replies), telemetry and the admin app are off; everything else is Directus's default.
+ * Directus on Node 22 as a child process on a loopback port, against a database of its own that
+ * holds only its collections (bench/peer/database.ts; its directus_* tables are made there by
+ * `directus bootstrap`), with the production settings its documentation recommends: the schema
+ * cache on and frozen (`CACHE_SCHEMA`, `CACHE_SCHEMA_FREEZE_ENABLED`: the schema is read once,
+ * not deep-copied per request). Off: the data cache (it would serve stored answers, which the
+ * service may not do either), the rate limiter, the pressure limiter (it answers 503 when the
+ * event loop is busy, which would count as fast replies), telemetry, websockets and the admin
+ * app. Every setting is listed in bench/README.md.
  */
 export async function startDirectus(install: PeerInstall, databaseUrl: string): Promise<RunningDirectus> {
   const db = new URL(databaseUrl);
@@ -74,6 +85,8 @@ export async function startDirectus(install: PeerInstall, databaseUrl: string): 
     ADMIN_PASSWORD: randomBytes(12).toString('hex'),
     ADMIN_TOKEN: token,
     CACHE_ENABLED: 'false',
+    CACHE_SCHEMA: 'true',
+    CACHE_SCHEMA_FREEZE_ENABLED: 'true',
     RATE_LIMITER_ENABLED: 'false',
     PRESSURE_LIMITER_ENABLED: 'false',
     TELEMETRY: 'false',
@@ -86,55 +99,67 @@ export async function startDirectus(install: PeerInstall, databaseUrl: string): 
     LOG_STYLE: 'raw',
   };
 
-  console.log('peer: directus bootstrap (its system tables beside ours, the admin user with a static token)');
+  console.log('peer: directus bootstrap (its system tables in its own database, the admin user with a static token)');
   await cli(install, ['bootstrap'], env, cwd);
 
-  console.log(`peer: directus start on http://127.0.0.1:${port} (Node ${install.nodeVersion})`);
-  const child: ChildProcess = spawn(install.node, [install.directusCli, 'start'], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (c: Buffer) => {
-    log = (log + c.toString('utf8')).slice(-8000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let exited: number | null | undefined;
-  const exit = new Promise<void>((resolve) =>
-    child.on('exit', (code) => {
-      exited = code;
-      resolve();
-    }),
-  );
-
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited !== undefined) throw new Error(`directus start exited with ${exited}:\n${log.slice(-3000)}`);
-    try {
-      const r = await fetch(`${url}/server/ping`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`directus did not answer /server/ping within 120 s:\n${log.slice(-3000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  let process_: { child: ChildProcess; exit: Promise<void>; exited: () => boolean } | undefined;
 
-  const stop = async () => {
-    if (exited === undefined) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exit;
+  /** starts `directus start` and waits for /server/ping */
+  const launch = async () => {
+    console.log(`peer: directus start on ${url} (Node ${install.nodeVersion})`);
+    const child: ChildProcess = spawn(install.node, [install.directusCli, 'start'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    const keep = (c: Buffer) => {
+      log = (log + c.toString('utf8')).slice(-8000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    let exited: number | null | undefined;
+    const exit = new Promise<void>((resolve) =>
+      child.on('exit', (code) => {
+        exited = code;
+        resolve();
+      }),
+    );
+    process_ = { child, exit, exited: () => exited !== undefined };
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (exited !== undefined) throw new Error(`directus start exited with ${exited}:\n${log.slice(-3000)}`);
+      try {
+        const r = await fetch(`${url}/server/ping`);
+        if (r.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`directus did not answer /server/ping within 120 s:\n${log.slice(-3000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  const halt = async () => {
+    const p = process_;
+    if (p && !p.exited()) {
+      p.child.kill('SIGTERM');
+      const killer = setTimeout(() => p.child.kill('SIGKILL'), 10_000);
+      await p.exit;
       clearTimeout(killer);
     }
+  };
+
+  const stop = async () => {
+    await halt();
     rmSync(cwd, { recursive: true, force: true });
   };
+
+  await launch();
 
   return {
     url,
@@ -149,6 +174,26 @@ export async function startDirectus(install: PeerInstall, databaseUrl: string): 
         body: JSON.stringify({ meta: { note: 'registered by the peer benchmark' } }),
       });
       if (!r.ok) throw new Error(`registering ${table} as a Directus collection answered ${r.status}: ${await r.text()}`);
+    },
+    async registerOneToMany(parent, alias, child, field) {
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const aliasField = await fetch(`${url}/fields/${encodeURIComponent(parent)}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ field: alias, type: 'alias', meta: { special: ['o2m'], interface: 'list-o2m' } }),
+      });
+      if (!aliasField.ok)
+        throw new Error(`the o2m field ${parent}.${alias} answered ${aliasField.status}: ${await aliasField.text()}`);
+      const relation = await fetch(`${url}/relations`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ collection: child, field, related_collection: parent, meta: { one_field: alias } }),
+      });
+      if (!relation.ok) throw new Error(`the relation ${child}.${field} answered ${relation.status}: ${await relation.text()}`);
+    },
+    async restart() {
+      await halt();
+      await launch();
     },
     stop,
   };

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 export const PEER_DIR = process.env.BENCH_PEER_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.peer');
 const NODE_SPEC = process.env.BENCH_PEER_NODE ?? 'node@22';
-const DIRECTUS_SPEC = process.env.BENCH_PEER_DIRECTUS ?? 'directus@11';
+const DIRECTUS_SPEC = process.env.BENCH_PEER_DIRECTUS ?? 'directus@12.4.0';
 const STAMP = path.join(PEER_DIR, 'stamp.json');
 // a step that hangs (a registry that stops answering) ends the install instead of the whole bench run
 const STEP_TIMEOUT_MS = Number(process.env.BENCH_PEER_INSTALL_TIMEOUT ?? 1800) * 1000;
