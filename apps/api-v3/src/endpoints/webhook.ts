@@ -131,6 +131,18 @@ export const webhookEndpoints = {
       errors: [400, 403, 404, 422],
     },
   }),
+  'webhook.rotateSecret': commandEndpoint({
+    call: (c) => c.webhooks.webhook.rotateSecret,
+    map: (w) => ({ ...webhookV3(w), secret: w.secret }),
+    status: 200,
+    doc: {
+      summary:
+        'Gives the subscription a new signing secret, answered this once; the previous one keeps signing beside it for 24 hours',
+      request: { name: 'Webhook.RotateSecret', schema: idSchema },
+      response: created,
+      errors: [400, 403, 404],
+    },
+  }),
   'webhook.delete': commandEndpoint({
     call: (c) => c.webhooks.webhook.delete,
     status: 200,

@@ -1,6 +1,6 @@
 import { EVENT_PAYLOAD_VERSION } from '../shared/events.js';
 import type { ClaimedDelivery } from './delivery-claims.js';
-import { signBody } from './signature.js';
+import { signBody, standardWebhookHeaders } from './signature.js';
 import { checkTarget } from './target-policy.js';
 import type { WebhookConfig } from './webhook-config.js';
 import type { WebhookTransport } from './webhook-transport.js';
@@ -52,6 +52,8 @@ export async function attemptDelivery(
         'x-webhook-delivery': d.id,
         'x-webhook-attempt': String(d.attempt),
         'x-webhook-environment': `${d.environment}.${config.publicDomain}`,
+        ...standardWebhookHeaders(d.previousSecret ? [d.secret, d.previousSecret] : [d.secret], d.eventId, startedAt, body),
+        // deprecated, documented until 2027-06-30: no timestamp, so a captured delivery replays
         'x-webhook-signature': signBody(d.secret, body),
       },
       timeoutMs: config.timeoutMs,

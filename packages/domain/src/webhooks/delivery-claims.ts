@@ -11,6 +11,8 @@ export interface ClaimedDelivery {
   retryFrom: Date;
   url: string;
   secret: string;
+  /** the secret a rotation replaced, while it is still valid: deliveries are signed with both */
+  previousSecret: string | null;
   eventId: string;
   eventType: string;
   occurredAt: Date;
@@ -44,6 +46,7 @@ function lease(source: string, leaseMs: string, countAttempt: boolean, returning
 /** The leased rows of the CTE `claimed` (in its `ord`er) with their subscription, event and environment. */
 const SELECT_CLAIMED = `
      SELECT c.id, c.subscription_id, c.environment_id, env.name AS environment, c.attempts, c.retry_from, s.url, s.secret,
+            CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret,
             e.id AS event_id, e.type AS event_type, e.occurred_at, e.data, c.ord
      FROM claimed c
      JOIN webhook_subscription s ON s.id = c.subscription_id
@@ -60,6 +63,7 @@ interface ClaimedRow {
   retry_from: Date;
   url: string;
   secret: string;
+  previous_secret: string | null;
   event_id: string;
   event_type: string;
   occurred_at: Date;
@@ -77,6 +81,7 @@ function toClaimed(r: ClaimedRow): ClaimedDelivery {
     retryFrom: r.retry_from,
     url: r.url,
     secret: r.secret,
+    previousSecret: r.previous_secret,
     eventId: r.event_id,
     eventType: r.event_type,
     occurredAt: r.occurred_at,

@@ -8,6 +8,7 @@ import { getWebhook } from './get-webhook.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listWebhooks } from './list-webhooks.js';
 import { resendDelivery } from './resend-delivery.js';
+import { rotateWebhookSecret } from './rotate-webhook-secret.js';
 import { createWebhookSchema, editWebhookSchema, idSchema } from './webhook.schema.js';
 import {
   createdWebhookSchema,
@@ -38,6 +39,10 @@ export const webhooksRouter = router({
       .input(editWebhookSchema)
       .output(webhookSchema)
       .mutation(({ ctx, input }) => editWebhook(ctx, input)),
+    rotateSecret: moduleProcedure('webhooks', 'write')
+      .input(idSchema)
+      .output(createdWebhookSchema)
+      .mutation(({ ctx, input }) => rotateWebhookSecret(ctx, input.id)),
     delete: moduleProcedure('webhooks', 'write')
       .input(idSchema)
       .output(deletedWebhookSchema)

@@ -2,7 +2,7 @@ import type { Models } from '@bo/db';
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from './webhook.schema.js';
 
-/** A subscription as the domain answers it; the secret is never part of it (only create answers it). */
+/** A subscription as the domain answers it; the secret is never part of it (only create and rotateSecret answer it). */
 export const webhookSchema = z.object({
   id: z.string(),
   url: z.string(),
@@ -14,7 +14,7 @@ export const webhookSchema = z.object({
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
-/** create's answer: the subscription and, this once, its signing secret */
+/** the answer of create and rotateSecret: the subscription and, this once, its signing secret */
 export const createdWebhookSchema = webhookSchema.extend({ secret: z.string() });
 
 export const webhookAttemptSchema = z.object({
