@@ -184,10 +184,11 @@ export async function startDirectus(install: PeerInstall, databaseUrl: string): 
       });
       if (!aliasField.ok)
         throw new Error(`the o2m field ${parent}.${alias} answered ${aliasField.status}: ${await aliasField.text()}`);
-      const relation = await fetch(`${url}/relations`, {
-        method: 'POST',
+      // Directus reads the foreign key itself; the relation then needs only its o2m side named
+      const relation = await fetch(`${url}/relations/${encodeURIComponent(child)}/${encodeURIComponent(field)}`, {
+        method: 'PATCH',
         headers,
-        body: JSON.stringify({ collection: child, field, related_collection: parent, meta: { one_field: alias } }),
+        body: JSON.stringify({ meta: { one_field: alias } }),
       });
       if (!relation.ok) throw new Error(`the relation ${child}.${field} answered ${relation.status}: ${await relation.text()}`);
     },
