@@ -11,6 +11,8 @@ const STATUS: Record<string, number> = {
   unauthenticated: 401,
   rate_limited: 429,
   unavailable: 503,
+  gone: 410,
+  precondition_failed: 412,
 };
 
 function plain(res: Response, status: number, text: string): void {

@@ -168,8 +168,13 @@ export function createV3Router(opts: V3Options): Router {
         return res.json(endpoint.map(await endpoint.call(caller)({ id: id as string })));
       }
       case 'query': {
-        if ([...params.keys()].length) parseFilters(params, []);
-        const out = await endpoint.call(caller)(endpoint.mapInput(id));
+        const names = (endpoint.params ?? []).map((p) => p.name);
+        const given = parseFilters(params, names);
+        // parseFilters passes paging by; a query that pages its own way takes it as a parameter
+        for (const paging of ['page', 'itemsPerPage']) {
+          if (params.has(paging) && names.includes(paging)) given.set(paging, params.getAll(paging));
+        }
+        const out = await endpoint.call(caller)(endpoint.mapInput(id, given));
         return res.json(endpoint.map ? endpoint.map(out) : out);
       }
       case 'command': {

@@ -68,6 +68,10 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
   const withId = e.kind === 'get' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
   const parameters: unknown[] = [];
   if (withId) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+  if (e.kind === 'query') {
+    for (const p of e.params ?? [])
+      parameters.push({ name: p.name, in: 'query', description: p.description, schema: { type: 'string' } });
+  }
   if (e.kind === 'list') {
     parameters.push(
       { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },

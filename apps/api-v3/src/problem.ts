@@ -71,6 +71,8 @@ const STATUS: Record<DomainError['kind'], number> = {
   conflict: 409,
   rate_limited: 429,
   unavailable: 503,
+  gone: 410,
+  precondition_failed: 412,
 };
 
 export interface ErrorLogger {

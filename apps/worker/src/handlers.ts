@@ -2,6 +2,7 @@ import type { NotificationListener } from '@bo/db';
 import { type AnyJobDefinition, type JobContext, type JobPayloadOf, readJobData } from '@bo/domain';
 import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
 import { expireUploadsHandler } from './handlers/expire-uploads.js';
+import { pruneEventsHandler } from './handlers/prune-events.js';
 import { refreshStatisticsHandler } from './handlers/refresh-statistics.js';
 import { webhookDeliveryLoop } from './handlers/webhook-delivery.js';
 
@@ -52,7 +53,12 @@ export function jobHandler<Job extends AnyJobDefinition>(
   };
 }
 
-export const jobHandlers: JobHandler[] = [invoiceDraftRequestHandler, expireUploadsHandler, refreshStatisticsHandler];
+export const jobHandlers: JobHandler[] = [
+  invoiceDraftRequestHandler,
+  expireUploadsHandler,
+  refreshStatisticsHandler,
+  pruneEventsHandler,
+];
 
 /** What the worker gives its loops besides the job context. */
 export interface LoopEnvironment {

@@ -1,5 +1,6 @@
 import { adminRouter } from './admin/router.js';
 import { authRouter } from './auth/router.js';
+import { changesRouter } from './changes/router.js';
 import { crmRouter } from './crm/router.js';
 import { costsRouter } from './costs/router.js';
 import { hoursRouter } from './hours/router.js';
@@ -41,6 +42,7 @@ export const appRouter = router({
   storage: storageRouter,
   mileage: mileageRouter,
   timers: timersRouter,
+  changes: changesRouter,
 });
 
 export type AppRouter = typeof appRouter;

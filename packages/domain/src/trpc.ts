@@ -49,6 +49,9 @@ export const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
   conflict: 'CONFLICT',
   rate_limited: 'TOO_MANY_REQUESTS',
   unavailable: 'SERVICE_UNAVAILABLE',
+  // tRPC has no 410: a cursor past its retention is a resource that is not there (any longer)
+  gone: 'NOT_FOUND',
+  precondition_failed: 'PRECONDITION_FAILED',
 };
 
 /** Gives tRPC's own transport the status of each domain error; the error stays reachable as `cause`. */

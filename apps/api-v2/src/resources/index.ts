@@ -1,3 +1,4 @@
+import { changesV2 } from './changes.js';
 import { mergeOperations } from './crm/merge.js';
 import type { AnyV2Operation } from './v2-operation.js';
 import { costTypeV2Resource, purchaseTypeV2Resource } from './costs/coststype.js';
@@ -120,7 +121,13 @@ export const v2Resources: AnyV2Resource[] = [
 ];
 
 /** v2 paths that are operations rather than resources. */
-export const v2Operations: AnyV2Operation[] = [...mergeOperations, leaveBalanceV2, assignmentBudgetV2, ...hoursV2Operations];
+export const v2Operations: AnyV2Operation[] = [
+  ...mergeOperations,
+  leaveBalanceV2,
+  assignmentBudgetV2,
+  ...hoursV2Operations,
+  changesV2,
+];
 
 /** Operations of their own path on one row (sales/quoteemail/{id}, sales/converttoproject/{id}). */
 export const v2RowOperations: V2RowOperation[] = [quoteEmailV2, convertToProjectV2, ...hoursV2RowOperations];

@@ -8,6 +8,7 @@ import { absenceEndpoints } from './absence.js';
 import { leaveEndpoints } from './leave.js';
 import { timetableEndpoints } from './timetable.js';
 import { webhookEndpoints } from './webhook.js';
+import { changeEndpoints } from './change.js';
 import { workflowEndpoints } from './workflow.js';
 import { invoiceEndpoints } from './invoice.js';
 import { paymentEndpoints } from './payment.js';
@@ -24,6 +25,7 @@ export const endpoints: Record<string, Endpoint> = {
   ...employeeEndpoints,
   ...invoiceDraftRequestEndpoints,
   ...webhookEndpoints,
+  ...changeEndpoints,
   ...saleEndpoints,
   ...workflowEndpoints,
   ...invoiceEndpoints,

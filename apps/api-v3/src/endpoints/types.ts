@@ -78,12 +78,16 @@ export interface CommandEndpoint<Body, In, Out> {
   doc: EndpointDoc & { request: NamedSchema };
 }
 
-/** A query (GET) answering one thing; `/{id}` when `withId`. */
+/**
+ * A query (GET) answering one thing; `/{id}` when `withId`. `params`: the query parameters it
+ * takes (any other is refused), handed to `mapInput` as given (`name=a&name=b` or `name[]=…`).
+ */
 export interface QueryEndpoint<In, Out> {
   kind: 'query';
   call: (c: Caller) => (input: In) => Promise<Out>;
   withId: boolean;
-  mapInput: (id: string | undefined) => In;
+  params?: { name: string; description: string }[];
+  mapInput: (id: string | undefined, params: Map<string, string[]>) => In;
   map?: (out: Out) => unknown;
   doc: EndpointDoc;
 }

@@ -88,7 +88,15 @@ export function createSettingsRouter(ctx: HttpMountContext): Router {
   };
   const renderDomainError = (domain: DomainError, _req: Request, res: Response) => {
     const status =
-      { forbidden: 403, not_found: 404, unauthenticated: 401, rate_limited: 429, unavailable: 503 }[domain.kind as string] ?? 400;
+      {
+        forbidden: 403,
+        not_found: 404,
+        unauthenticated: 401,
+        rate_limited: 429,
+        unavailable: 503,
+        gone: 410,
+        precondition_failed: 412,
+      }[domain.kind as string] ?? 400;
     const text =
       domain instanceof TransportSecurityError
         ? domain.message

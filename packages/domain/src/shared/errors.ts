@@ -21,7 +21,9 @@ export abstract class DomainError extends Error {
     | 'business_rule'
     | 'conflict'
     | 'rate_limited'
-    | 'unavailable';
+    | 'unavailable'
+    | 'gone'
+    | 'precondition_failed';
 }
 
 export class NotFoundError extends DomainError {
@@ -85,6 +87,16 @@ export class RateLimitedError extends DomainError {
 
 export class UnavailableError extends DomainError {
   readonly kind = 'unavailable';
+}
+
+/** What was asked for existed and is gone for good (a change-feed cursor older than the retention): 410. */
+export class GoneError extends DomainError {
+  readonly kind = 'gone';
+}
+
+/** A condition the request set (`If-Match`) does not hold: 412, and nothing changed. */
+export class PreconditionFailedError extends DomainError {
+  readonly kind = 'precondition_failed';
 }
 
 export const REQUIRED_MESSAGE = 'This value is required.';
