@@ -1,5 +1,12 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { BadRequestError, createCaller, type DomainContext, type DomainError, type UserPrincipal } from '@bo/domain';
+import {
+  BadRequestError,
+  createCaller,
+  type DomainContext,
+  type DomainError,
+  preconditionOf,
+  type UserPrincipal,
+} from '@bo/domain';
 import { admissionOf, type Guard, TransportSecurityError } from '@bo/runtime';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
@@ -65,10 +72,12 @@ export function createV2Router(opts: V2Options): Router {
 
   // the one guard; the route's declared right is checked here, before the body is read
   app.use(guard.door({ credentials: 'token', right: v2RouteRights(v2Resources, v2Operations, v2RowOperations), render }));
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     const { principal, context } = admissionOf(res);
     res.locals.principal = principal;
-    res.locals.caller = createCaller(context as DomainContext);
+    // If-Match on a write: the write compares it with the record it locks (412 when it changed)
+    const precondition = req.method === 'GET' ? undefined : preconditionOf(req.get('if-match'));
+    res.locals.caller = createCaller(precondition ? { ...(context as DomainContext), precondition } : (context as DomainContext));
     next();
   });
 

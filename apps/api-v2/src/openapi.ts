@@ -156,6 +156,21 @@ const LIST_PARAMETERS = [
   { name: 'metadata', in: 'query', description: 'comma-separated of count, limit, offset', schema: { type: 'string' } },
 ];
 const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+/** lost-update protection (docs/etags.md): a read's ETag, sent back with a write */
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  description: 'the ETag of the copy held: 304 when it is still current',
+  schema: { type: 'string' },
+};
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  description: 'the ETag the write is based on: 412 and nothing changed when the record changed since',
+  schema: { type: 'string' },
+};
+const ETAG_HEADER = { ETag: { description: 'the record’s version', schema: { type: 'string' } } };
+const PRECONDITION_FAILED = { '412': { description: 'If-Match: the record changed since that version was read' } };
 
 export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Operation[] = []): Json {
   const paths: Record<string, Json> = {};
@@ -188,9 +203,14 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       get: {
         tags,
         operationId: `${r.path}.get`,
-        parameters: [ID, LIST_PARAMETERS[1]],
+        parameters: [ID, LIST_PARAMETERS[1], IF_NONE_MATCH],
         responses: {
-          '200': { description: 'one record', content: { 'application/json': { schema: envelope(item, false) } } },
+          '200': {
+            description: 'one record',
+            headers: ETAG_HEADER,
+            content: { 'application/json': { schema: envelope(item, false) } },
+          },
+          '304': { description: 'If-None-Match: the copy held is current', headers: ETAG_HEADER },
           ...errors(401, 403, 404, 429),
         },
       },
@@ -207,17 +227,17 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       single.put = {
         tags,
         operationId: `${r.path}.update`,
-        parameters: [ID],
+        parameters: [ID, IF_MATCH],
         requestBody: body(r.inputs.update),
-        responses: { '200': idAnswer, ...errors(400, 401, 403, 404, 415, 429) },
+        responses: { '200': idAnswer, ...errors(400, 401, 403, 404, 415, 429), ...PRECONDITION_FAILED },
       };
     }
     if (r.inputs?.remove && r.methods?.delete !== false) {
       single.delete = {
         tags,
         operationId: `${r.path}.delete`,
-        parameters: [ID],
-        responses: { '200': idAnswer, ...errors(400, 401, 403, 404, 429) },
+        parameters: [ID, IF_MATCH],
+        responses: { '200': idAnswer, ...errors(400, 401, 403, 404, 429), ...PRECONDITION_FAILED },
       };
     }
     paths[`/${r.path}`] = collection;

@@ -5,6 +5,9 @@ import {
   type DeclaredRight,
   type DomainError,
   declaredRightOf,
+  noneMatchHits,
+  preconditionOf,
+  recordTag,
   toDomainError,
   ValidationError,
   violationsFromZod,
@@ -109,8 +112,11 @@ export function createV3Router(opts: V3Options): Router {
 
   // the one guard; the endpoint's declared right is checked here, before the body is read
   app.use(guard.door({ credentials: 'token', right: endpointRight, render }));
-  app.use((_req, res, next) => {
-    res.locals.caller = createCaller(admissionOf(res).context);
+  app.use((req, res, next) => {
+    const { context } = admissionOf(res);
+    // If-Match on a command: the write compares it with the record it locks (412 when it changed)
+    const precondition = req.method === 'GET' ? undefined : preconditionOf(req.get('if-match'));
+    res.locals.caller = createCaller(precondition ? { ...context, precondition } : context);
     next();
   });
 
@@ -165,7 +171,13 @@ export function createV3Router(opts: V3Options): Router {
       }
       case 'get': {
         if ([...params.keys()].length) parseFilters(params, []);
-        return res.json(endpoint.map(await endpoint.call(caller)({ id: id as string })));
+        const row = await endpoint.call(caller)({ id: id as string });
+        const tag = recordTag(row);
+        if (tag) {
+          res.setHeader('ETag', tag);
+          if (noneMatchHits(req.get('if-none-match'), tag)) return res.status(304).end();
+        }
+        return res.json(endpoint.map(row));
       }
       case 'query': {
         const names = (endpoint.params ?? []).map((p) => p.name);

@@ -68,6 +68,23 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
   const withId = e.kind === 'get' || ((e.kind === 'query' || e.kind === 'command') && e.withId === true);
   const parameters: unknown[] = [];
   if (withId) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
+  // lost-update protection (docs/etags.md): a get's ETag, sent back with a command on the record
+  if (e.kind === 'get') {
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      description: '304 when the copy held is current',
+      schema: { type: 'string' },
+    });
+  }
+  if (e.kind === 'command' && withId) {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      description: 'the ETag the command is based on: 412 and nothing changed when the record changed since',
+      schema: { type: 'string' },
+    });
+  }
   if (e.kind === 'query') {
     for (const p of e.params ?? [])
       parameters.push({ name: p.name, in: 'query', description: p.description, schema: { type: 'string' } });

@@ -34,3 +34,4 @@ export type { AnyEntity, Entity, EntityRow } from './shared/entity/index.js';
 export { MaintenanceReader, describeMaintenance, ALL_ENVIRONMENTS } from './maintenance/maintenance.js';
 export type { MaintenanceWindow } from './maintenance/maintenance.js';
 export { declaredEntities, entityOfSchema } from './shared/entity/index.js';
+export * from './shared/precondition.js';

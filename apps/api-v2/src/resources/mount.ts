@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { BadRequestError, type createCaller } from '@bo/domain';
+import { BadRequestError, type createCaller, noneMatchHits, recordTag } from '@bo/domain';
 import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
@@ -87,6 +87,15 @@ export function mountV2Resource(
   app.get(`${base}/:id`, async (req, res) => {
     const select = new URLSearchParams(rawQuery(req)).get('select');
     const row = await translated(() => call(res).get({ id: req.params.id as string }));
+    // the record's version as its ETag: If-None-Match with it answers 304, If-Match on a write checks it
+    const tag = recordTag(row);
+    if (tag) {
+      res.setHeader('ETag', tag);
+      if (noneMatchHits(req.get('if-none-match'), tag)) {
+        res.status(304).end();
+        return;
+      }
+    }
     const selected = select ? parseSelect(select) : undefined;
     sendData(res, applySelect(readFor(row, selected), selected, resource.alwaysSelected));
   });

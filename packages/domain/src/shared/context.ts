@@ -1,3 +1,4 @@
+import type { WritePrecondition } from './precondition.js';
 import type { PrismaClient, ScopedClient } from '@bo/db';
 import { scopeToEnvironment } from '@bo/db';
 import type { Clock } from './clock.js';
@@ -31,6 +32,8 @@ export interface DomainContext {
   requestId?: string;
   /** services the HTTP layer or the worker provides (storage, job queue) */
   services?: DomainServices;
+  /** the request's If-Match: checked by the write against the record it locks (shared/precondition.ts) */
+  precondition?: WritePrecondition;
 }
 
 /** Outside services the HTTP layer or the worker provides; each is optional so tests can leave one out. */

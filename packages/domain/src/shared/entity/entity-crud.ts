@@ -2,6 +2,7 @@ import { type CompiledList, compileList, inTransaction, type ListQuery, ListQuer
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError, sqlStateOf } from '../errors.js';
 import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
+import { assertPreconditionChecked, withPrecondition } from '../precondition.js';
 import { hasRight, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
@@ -206,10 +207,13 @@ export async function inWrite<T>(
   return inTransaction(
     (run) => ctx.db.$transaction(run),
     ctx.principal.environmentId,
-    (tx, sql) => {
+    async (tx, raw) => {
+      const sql = ctx.precondition ? withPrecondition(raw, ctx.precondition) : raw;
       // the custom-field values' check and the event's re-read need the same definitions: one read
       readDefinitionsOnce(sql, definitions);
-      return body({ ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now(), ownTransaction: false });
+      const out = await body({ ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now(), ownTransaction: false });
+      assertPreconditionChecked(ctx.precondition);
+      return out;
     },
   );
 }
@@ -226,9 +230,12 @@ export async function inSqlWrite<T>(
 ): Promise<T> {
   if (!ctx.sql.transaction) return inWrite(ctx, body, definitions);
   const now = ctx.clock.now();
-  return ctx.sql.transaction((sql) => {
+  return ctx.sql.transaction(async (raw) => {
+    const sql = ctx.precondition ? withPrecondition(raw, ctx.precondition) : raw;
     readDefinitionsOnce(sql, definitions);
-    return body({ ctx, sql, now, ownTransaction: true });
+    const out = await body({ ctx, sql, now, ownTransaction: true });
+    assertPreconditionChecked(ctx.precondition);
+    return out;
   });
 }
 
