@@ -249,7 +249,8 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       ...paths[`/${op.path}`],
       [op.method.toLowerCase()]: {
         tags: [op.path.split('/')[0]],
-        operationId: op.path,
+        // one path may have several methods (hours/submission: POST and PUT): the method keeps the id unique
+        operationId: `${op.path}.${op.method.toLowerCase()}`,
         summary: op.summary,
         ...(op.method === 'GET'
           ? {}
