@@ -77,8 +77,8 @@ export interface Admission {
   session: WebSession | null;
   /** the request's domain context, with the principal */
   context: DomainContext;
-  /** the budget left after this request; null when the rate limit is off */
-  budget: { limit: number; remaining: number } | null;
+  /** the budget left after this request, and seconds until it is whole again; null when the rate limit is off */
+  budget: { limit: number; remaining: number; resetSeconds: number } | null;
 }
 
 export interface DoorOptions {
@@ -191,7 +191,7 @@ export function createGuard(opts: GuardOptions): Guard {
     if (key && limiter) {
       const decision = await limiter.consume(key);
       if (decision) {
-        budget = { limit: decision.limit, remaining: decision.remaining };
+        budget = { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds };
         if (!decision.allowed) {
           throw Object.assign(
             new TooManyRequestsError(
@@ -220,6 +220,10 @@ export function createGuard(opts: GuardOptions): Guard {
     if (!budget) return;
     res.setHeader('X-RateLimit-Limit', String(budget.limit));
     res.setHeader('X-RateLimit-Remaining', String(budget.remaining));
+    // the IETF fields (draft-ietf-httpapi-ratelimit-headers): the policy (quota q per window w
+    // seconds) and what is left of it (r) with the seconds until it is whole again (t)
+    res.setHeader('RateLimit-Policy', `"default";q=${budget.limit};w=60`);
+    res.setHeader('RateLimit', `"default";r=${budget.remaining};t=${budget.resetSeconds}`);
   };
 
   const refuse = (err: unknown, req: Request, res: Response, next: NextFunction, render: DoorOptions['render']) => {

@@ -9,6 +9,8 @@ export interface RateLimitDecision {
   limit: number;
   remaining: number;
   retryAfterSeconds: number;
+  /** seconds until the window ends and the budget is whole again */
+  resetSeconds: number;
 }
 
 export interface RateLimit {
@@ -67,6 +69,7 @@ export async function createRateLimit(
     limit,
     remaining: 0,
     retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)),
+    resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)),
   });
   // Requests are counted in blocks: a process takes `blockSize` points of a token's budget in
   // one statement and serves that many requests from memory, so that counting costs one
@@ -110,7 +113,13 @@ export async function createRateLimit(
         const block = blocks.get(key);
         if (block && block.left > 0 && Date.now() < block.until) {
           block.left -= 1;
-          return { allowed: true, limit: opts.perMinute, remaining: block.remaining + block.left, retryAfterSeconds: 0 };
+          return {
+            allowed: true,
+            limit: opts.perMinute,
+            remaining: block.remaining + block.left,
+            retryAfterSeconds: 0,
+            resetSeconds: Math.max(0, Math.ceil((block.until - Date.now()) / 1000)),
+          };
         }
         const inFlight = taking.get(key);
         const refusal = await (inFlight ?? take(key));
@@ -129,7 +138,13 @@ export async function createRateLimit(
         blocked.delete(address);
         return null;
       }
-      return { allowed: false, limit: opts.authFailuresPerMinute, remaining: 0, retryAfterSeconds: Math.ceil(left / 1000) };
+      return {
+        allowed: false,
+        limit: opts.authFailuresPerMinute,
+        remaining: 0,
+        retryAfterSeconds: Math.ceil(left / 1000),
+        resetSeconds: Math.ceil(left / 1000),
+      };
     },
     async authFailed(address) {
       if (!failures) return;
