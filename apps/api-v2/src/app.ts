@@ -7,7 +7,7 @@ import {
   preconditionOf,
   type UserPrincipal,
 } from '@bo/domain';
-import { admissionOf, type Guard, TransportSecurityError } from '@bo/runtime';
+import { admissionOf, type Guard, idempotency, TransportSecurityError } from '@bo/runtime';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { DEFAULT_MAX_JSON_DEPTH, mountApiDocs, refuseDeepJson } from '@bo/http';
@@ -95,6 +95,9 @@ export function createV2Router(opts: V2Options): Router {
   });
   const json = express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) });
   app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : json(req, res, next)));
+  // safe retries: a write with an Idempotency-Key runs once (a body read as a stream has no hash to compare: not those)
+  const idempotent = idempotency({ log: opts.log });
+  app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : idempotent(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     const body: unknown = req.body;

@@ -169,6 +169,14 @@ const IF_MATCH = {
   description: 'the ETag the write is based on: 412 and nothing changed when the record changed since',
   schema: { type: 'string' },
 };
+/** safe retries (docs/idempotency.md) */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description:
+    'any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours',
+  schema: { type: 'string', maxLength: 255 },
+};
 const ETAG_HEADER = { ETag: { description: 'the record’s version', schema: { type: 'string' } } };
 const PRECONDITION_FAILED = { '412': { description: 'If-Match: the record changed since that version was read' } };
 
@@ -219,6 +227,7 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       collection.post = {
         tags,
         operationId: `${r.path}.create`,
+        parameters: [IDEMPOTENCY_KEY],
         requestBody: body(r.inputs.create),
         responses: { '200': idAnswer, ...errors(400, 401, 403, 415, 429) },
       };
@@ -227,7 +236,7 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       single.put = {
         tags,
         operationId: `${r.path}.update`,
-        parameters: [ID, IF_MATCH],
+        parameters: [ID, IF_MATCH, IDEMPOTENCY_KEY],
         requestBody: body(r.inputs.update),
         responses: { '200': idAnswer, ...errors(400, 401, 403, 404, 415, 429), ...PRECONDITION_FAILED },
       };
@@ -236,7 +245,7 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
       single.delete = {
         tags,
         operationId: `${r.path}.delete`,
-        parameters: [ID, IF_MATCH],
+        parameters: [ID, IF_MATCH, IDEMPOTENCY_KEY],
         responses: { '200': idAnswer, ...errors(400, 401, 403, 404, 429), ...PRECONDITION_FAILED },
       };
     }

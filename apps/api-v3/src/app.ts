@@ -13,7 +13,7 @@ import {
   violationsFromZod,
 } from '@bo/domain';
 import { procedureNamedBy } from '@bo/domain/trpc';
-import { admissionOf, type Guard, TransportSecurityError } from '@bo/runtime';
+import { admissionOf, type Guard, idempotency, TransportSecurityError } from '@bo/runtime';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import type { CommandEndpoint } from './endpoints/types.js';
 import { listCondition, parseFilters, parsePaging } from './paging.js';
@@ -127,6 +127,8 @@ export function createV3Router(opts: V3Options): Router {
     next();
   });
   app.use(express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) }));
+  // safe retries: a command with an Idempotency-Key runs once
+  app.use(idempotency({ log: opts.log }));
 
   const handle = async (req: Request, res: Response, name: string, id: string | undefined) => {
     // own entries only: `constructor`, `__proto__`, `toString`, … are names of nothing here

@@ -77,6 +77,15 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
       schema: { type: 'string' },
     });
   }
+  if (e.kind === 'command') {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      description:
+        'any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours',
+      schema: { type: 'string', maxLength: 255 },
+    });
+  }
   if (e.kind === 'command' && withId) {
     parameters.push({
       name: 'If-Match',

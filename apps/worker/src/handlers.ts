@@ -3,6 +3,7 @@ import { type AnyJobDefinition, type JobContext, type JobPayloadOf, readJobData 
 import { invoiceDraftRequestHandler } from './handlers/invoice-draft-request.js';
 import { expireUploadsHandler } from './handlers/expire-uploads.js';
 import { pruneEventsHandler } from './handlers/prune-events.js';
+import { expireIdempotencyKeysHandler } from './handlers/expire-idempotency-keys.js';
 import { refreshStatisticsHandler } from './handlers/refresh-statistics.js';
 import { webhookDeliveryLoop } from './handlers/webhook-delivery.js';
 
@@ -58,6 +59,7 @@ export const jobHandlers: JobHandler[] = [
   expireUploadsHandler,
   refreshStatisticsHandler,
   pruneEventsHandler,
+  expireIdempotencyKeysHandler,
 ];
 
 /** What the worker gives its loops besides the job context. */

@@ -7892,7 +7892,10 @@ export interface operations {
     "costs/expense.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8059,6 +8062,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -8160,6 +8165,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -10205,7 +10212,10 @@ export interface operations {
     "crm/organization.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10443,6 +10453,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -10622,6 +10634,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -12980,7 +12994,10 @@ export interface operations {
     "hours/absence.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13144,6 +13161,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -13326,7 +13345,10 @@ export interface operations {
     "hours/approval.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13487,6 +13509,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -13587,6 +13611,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -14218,7 +14244,10 @@ export interface operations {
     "hours/hours.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14389,6 +14418,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -14501,6 +14532,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -14661,7 +14694,10 @@ export interface operations {
     "hours/hourstype.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14824,6 +14860,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -14928,6 +14966,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -15088,7 +15128,10 @@ export interface operations {
     "hours/leave.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15253,6 +15296,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -15436,7 +15481,10 @@ export interface operations {
     "hours/mileage.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15599,6 +15647,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -15701,6 +15751,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -16587,7 +16639,10 @@ export interface operations {
     "hrm/absence.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16751,6 +16806,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -16856,6 +16913,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -17958,7 +18017,10 @@ export interface operations {
     "hrm/employee.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18137,6 +18199,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -18257,6 +18321,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -19045,7 +19111,10 @@ export interface operations {
     "hrm/leave.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19210,6 +19279,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -19795,7 +19866,10 @@ export interface operations {
     "hrm/timetable.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20033,6 +20107,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -20212,6 +20288,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -22124,7 +22202,10 @@ export interface operations {
     "mileage/mileage.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -22287,6 +22368,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -22389,6 +22472,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -22549,7 +22634,10 @@ export interface operations {
     "projects/assignment.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -22718,6 +22806,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -22827,6 +22917,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -23066,7 +23158,10 @@ export interface operations {
     "projects/assignmentstatus.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -23227,6 +23322,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -23720,7 +23817,10 @@ export interface operations {
     "projects/project.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -23896,6 +23996,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -24013,6 +24115,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -24487,7 +24591,10 @@ export interface operations {
     "projects/projectemployee.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -24646,6 +24753,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -25591,7 +25700,10 @@ export interface operations {
     "projects/service.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -25786,6 +25898,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -25921,6 +26035,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -28593,7 +28709,10 @@ export interface operations {
     "services/defaultservice.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -28773,6 +28892,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -28894,6 +29015,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -29054,7 +29177,10 @@ export interface operations {
     "shared/item.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -29216,6 +29342,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -29319,6 +29447,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -32107,7 +32237,10 @@ export interface operations {
     "timers/timer.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -32270,6 +32403,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -32370,6 +32505,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -33158,7 +33295,10 @@ export interface operations {
     "workflows/workflow.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -33325,6 +33465,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -33430,6 +33572,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this write with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the write is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };

@@ -2622,6 +2622,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -2792,7 +2794,10 @@ export interface operations {
     "absence.report": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2917,7 +2922,10 @@ export interface operations {
     "employee.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2972,6 +2980,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -3041,6 +3051,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -3205,7 +3217,10 @@ export interface operations {
     "hours.approve": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3259,7 +3274,10 @@ export interface operations {
     "hours.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3314,6 +3332,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -3373,6 +3393,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -3551,7 +3573,10 @@ export interface operations {
     "hours.reject": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3605,7 +3630,10 @@ export interface operations {
     "hours.submit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3659,7 +3687,10 @@ export interface operations {
     "invoice.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3714,6 +3745,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -3897,6 +3930,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -3965,7 +4000,10 @@ export interface operations {
     "invoiceDraftRequest.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4062,6 +4100,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -4231,6 +4271,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -4289,7 +4331,10 @@ export interface operations {
     "leave.request": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4441,7 +4486,10 @@ export interface operations {
     "payment.register": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4495,7 +4543,10 @@ export interface operations {
     "project.acquisition.approve": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4604,7 +4655,10 @@ export interface operations {
     "projectService.acquisition.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4658,7 +4712,10 @@ export interface operations {
     "projectService.acquisition.edit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4772,7 +4829,10 @@ export interface operations {
     "projectService.advance.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4826,7 +4886,10 @@ export interface operations {
     "projectService.advance.edit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4880,7 +4943,10 @@ export interface operations {
     "projectService.build": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4934,7 +5000,10 @@ export interface operations {
     "projectService.build.acquisition": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4988,7 +5057,10 @@ export interface operations {
     "projectService.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5042,7 +5114,10 @@ export interface operations {
     "projectService.edit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5152,6 +5227,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -5210,7 +5287,10 @@ export interface operations {
     "quote.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5265,6 +5345,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -5379,6 +5461,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -5567,7 +5651,10 @@ export interface operations {
     "timer.start": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5622,6 +5709,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -5755,7 +5844,10 @@ export interface operations {
     "timetable.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5810,6 +5902,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
@@ -5931,7 +6025,10 @@ export interface operations {
     "webhook.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5985,7 +6082,10 @@ export interface operations {
     "webhook.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6142,7 +6242,10 @@ export interface operations {
     "webhook.delivery.resend": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6206,7 +6309,10 @@ export interface operations {
     "webhook.edit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6361,7 +6467,10 @@ export interface operations {
     "webhook.rotateSecret": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6533,7 +6642,10 @@ export interface operations {
     "workflow.start": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6588,6 +6700,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description any string up to 255 characters: a repeat of this command with the same key and body gets the first answer (Idempotent-Replayed: true) for 24 hours */
+                "Idempotency-Key"?: string;
                 /** @description the ETag the command is based on: 412 and nothing changed when the record changed since */
                 "If-Match"?: string;
             };
