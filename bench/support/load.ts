@@ -27,15 +27,28 @@ export async function load(opts: {
   body?: string;
   /** replace `[<id>]` in the body with a fresh id per request (autocannon -I), e.g. for unique names */
   idReplacement?: boolean;
+  /** a header with a fresh value per request (an Idempotency-Key); `[<id>]` in the body gets the same value */
+  uniqueHeader?: string;
 }): Promise<LoadResult> {
-  const args = [AUTOCANNON_CLI, '--json', '-c', String(opts.connections ?? 10), '-d', String(opts.seconds ?? 8)];
-  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
-  if (opts.method) args.push('-m', opts.method);
-  if (opts.body) args.push('-b', opts.body);
-  if (opts.idReplacement) args.push('-I');
-  args.push(opts.url);
+  const args = opts.uniqueHeader
+    ? [
+        path.join(path.dirname(new URL(import.meta.url).pathname), 'keyed-load.cjs'),
+        JSON.stringify({
+          url: opts.url,
+          connections: opts.connections ?? 10,
+          seconds: opts.seconds ?? 8,
+          method: opts.method ?? 'GET',
+          headers: opts.headers ?? {},
+          body: opts.body ?? '',
+          uniqueHeader: opts.uniqueHeader,
+        }),
+      ]
+    : keyless(opts);
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, AUTOCANNON_PATH: path.dirname(require.resolve('autocannon/package.json')) },
+    });
     let text = '';
     child.stdout.on('data', (c: Buffer) => {
       text += c.toString('utf8');
@@ -43,6 +56,20 @@ export async function load(opts: {
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`))));
   });
+  return resultOf(out);
+}
+
+function keyless(opts: Parameters<typeof load>[0]): string[] {
+  const args = [AUTOCANNON_CLI, '--json', '-c', String(opts.connections ?? 10), '-d', String(opts.seconds ?? 8)];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
+  if (opts.method) args.push('-m', opts.method);
+  if (opts.body) args.push('-b', opts.body);
+  if (opts.idReplacement) args.push('-I');
+  args.push(opts.url);
+  return args;
+}
+
+function resultOf(out: string): LoadResult {
   const result = JSON.parse(out) as {
     requests: { average: number };
     latency: { p50: number; p99: number };
