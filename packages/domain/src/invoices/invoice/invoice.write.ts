@@ -1,3 +1,4 @@
+import { myOrganizationProfileTarget } from '../../crm/myorganization/myorganizationprofile.target.js';
 import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { vatClass } from '../../sales/lookups/lookups.entity.js';
 import { revenueGroup } from '../../sales/lookups/lookups.entity.js';
@@ -30,6 +31,7 @@ export function invoiceReferences(input: UpdateInvoiceInput): ReferenceCheck[] {
     { path: 'statusId', target: invoiceStatus, id: input.statusId },
     { path: 'reminderSetId', target: reminderSet, id: input.reminderSetId },
     { path: 'projectId', target: project, id: input.projectId },
+    { path: 'myOrganizationProfileId', target: myOrganizationProfileTarget, id: input.myOrganizationProfileId },
     ...(input.lines ?? []).flatMap((l, n) => [
       { path: `lines.${n}.vatClassId`, target: vatClass, id: l.vatClassId },
       { path: `lines.${n}.revenueGroupId`, target: revenueGroup, id: l.revenueGroupId },

@@ -39,11 +39,30 @@ const fields = {
   vatDescription: replaced('vat_description', 'vat_class_id'),
 };
 
-export const createSaleServiceInput = z.object({
-  saleId: id,
-  name: z.string().trim().min(1).max(255),
-  ...fields,
-});
-export const updateSaleServiceInput = z.object({ name: z.string().trim().min(1).max(255).optional(), ...fields });
+/**
+ * `vatClass: {id}` (v2 `vat_class: {id}`, the shape a read shows) names the same reference as
+ * `vatClassId`, and is checked as it: dropped silently, a client writing back what it read would
+ * never learn its VAT class was not stored (issue 28, section 3).
+ */
+const vatClassAsId = (v: unknown): unknown => {
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !('vatClass' in v)) return v;
+  const { vatClass, ...rest } = v as Record<string, unknown>;
+  if (rest.vatClassId !== undefined) return rest;
+  const given = vatClass === null ? null : (vatClass as { id?: unknown } | undefined)?.id;
+  return { ...rest, vatClassId: given ?? vatClass };
+};
+
+export const createSaleServiceInput = z.preprocess(
+  vatClassAsId,
+  z.object({
+    saleId: id,
+    name: z.string().trim().min(1).max(255),
+    ...fields,
+  }),
+);
+export const updateSaleServiceInput = z.preprocess(
+  vatClassAsId,
+  z.object({ name: z.string().trim().min(1).max(255).optional(), ...fields }),
+);
 export type CreateSaleServiceInput = z.infer<typeof createSaleServiceInput>;
 export type UpdateSaleServiceInput = z.infer<typeof updateSaleServiceInput>;
