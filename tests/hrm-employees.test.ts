@@ -53,7 +53,7 @@ describe('hrm/employee', () => {
       function: 'Developer',
       work_email: 'eva@acme.test',
       employment_status: 'active',
-      status: { id: await statusId('active'), label: 'Active' },
+      status: { id: await statusId('active'), label: 'active' },
       is_user: 0,
       teams: [],
       custom_fields: [],
@@ -194,18 +194,18 @@ describe('hrm/employee', () => {
   it('status {id, label} is real: active, inactive and out of employment; the label filter works', async () => {
     const id = await post(acme, '/hrm/employee', { name: 'Sleeping Sam', status: { id: await statusId('inactive') } });
     const e = await v2Get<Row>(acme, `/hrm/employee/${id}`);
-    expect(e).toMatchObject({ status: { id: await statusId('inactive'), label: 'Inactive' }, employment_status: 'inactive' });
-    const inactive = await list<Row>(acme, '/hrm/employee?q[status.label]=Inactive');
+    expect(e).toMatchObject({ status: { id: await statusId('inactive'), label: 'inactive' }, employment_status: 'inactive' });
+    const inactive = await list<Row>(acme, '/hrm/employee?q[status.label]=inactive');
     expect(inactive.map((r) => r.id)).toContain(id);
-    expect(inactive.every((r) => (r.status as { label: string }).label === 'Inactive')).toBe(true);
-    const active = await list<Row>(acme, '/hrm/employee?q[status.label]=Active');
+    expect(inactive.every((r) => (r.status as { label: string }).label === 'inactive')).toBe(true);
+    const active = await list<Row>(acme, '/hrm/employee?q[status.label]=active');
     expect(active.map((r) => r.id)).not.toContain(id);
     const labels = (
       await t.db.query<{ label: string }>(
         `SELECT s.label FROM employee_status s JOIN environment e ON e.id = s.environment_id WHERE e.name = 'acme' ORDER BY s.position`,
       )
     ).map((r) => r.label);
-    expect(labels).toEqual(['Active', 'Inactive', 'Out of employment']);
+    expect(labels).toEqual(['active', 'inactive', 'unemployed']);
   });
 
   it('teams and supervisor are written by id and read back (GetEmployee); hrm/team lists its employees', async () => {
@@ -263,7 +263,7 @@ describe('2023-11: the end of employment', () => {
     res = await acme.v2('PUT', `/hrm/employee/${id}`, unemployed);
     expect(res.status, res.text).toBe(200);
     expect(await v2Get<Row>(acme, `/hrm/employee/${id}`)).toMatchObject({
-      status: { label: 'Out of employment' },
+      status: { label: 'unemployed' },
       employment_status: 'inactive',
     });
     // writing the same status again is no new end of employment

@@ -421,7 +421,7 @@ describe('projects/project', () => {
       project_number: 'P-100',
       billable: true,
       project_manager: { id: manager, name: 'Pat Manager' },
-      project_status: { label: 'Active' },
+      project_status: { label: 'tab_pactive' },
       start_date: '2026-01-01',
       custom_fields: [],
       budget: { hours: { amount_budget: 0 } },
@@ -551,7 +551,7 @@ describe('projects/projectemployee, purchases and reference resources', () => {
   });
 
   it('projectstatus, projectfilters, purchasetype, coststype and hourstype are listed; hourstype and defaultservice are writable', async () => {
-    expect(ref.statuses.map((s) => s.label)).toEqual(['Active', 'On hold', 'Closed']);
+    expect(ref.statuses.map((s) => s.label)).toEqual(['tab_pactive', 'tab_ponhold', 'tab_pclosed']);
     expect((await v2Get<unknown[]>(acme, '/projects/projectfilters')).length).toBeGreaterThan(0);
     const purchaseTypes = await v2Get<{ id: string }[]>(acme, '/projects/purchasetype');
     expect(purchaseTypes.map((p) => p.id).sort()).toEqual(ref.costTypes.map((c) => c.id).sort());

@@ -61,7 +61,7 @@ afterAll(() => t?.stop());
 describe('sales lookups: salesstatus, salesprogress, salessource, salesreason, salesfilters, revenuegroup, quotestatus, quotetemplate', () => {
   it('each lists the environment’s own rows in the reference shape', async () => {
     const statuses = await list<Row>(acme, '/sales/salesstatus');
-    expect(statuses.map((s) => s.label)).toEqual(['Open', 'Won', 'Lost']);
+    expect(statuses.map((s) => s.label)).toEqual(['OpportunityStatus_open', 'OpportunityStatus_won', 'OpportunityStatus_lost']);
     for (const s of statuses) conforms('SalesStatus', s);
     const progress = await list<Row>(acme, '/sales/salesprogress');
     expect(progress[0]).toMatchObject({ label: 'Lead', chance_to_score: 10, position: 0 });
@@ -127,8 +127,8 @@ describe('sales/document and sales/documenttype through the document store', () 
 
 describe('sales/sales: status and progress come from the lookups', () => {
   it('status, progress, source and reason are real; status_updated_at is set when the status changes', async () => {
-    const open = await lookup('sales_status', `r.label = 'Open'`);
-    const won = await lookup('sales_status', `r.label = 'Won'`);
+    const open = await lookup('sales_status', `r.label = 'OpportunityStatus_open'`);
+    const won = await lookup('sales_status', `r.label = 'OpportunityStatus_won'`);
     const lead = await lookup('sales_progress', `r.label = 'Lead'`);
     const web = await lookup('sales_source', `r.name = 'Website'`);
     const price = await lookup('sales_reason', `r.name = 'Price'`);
@@ -141,7 +141,7 @@ describe('sales/sales: status and progress come from the lookups', () => {
     });
     const s = await get(`/sales/sales/${id}`);
     expect(s).toMatchObject({
-      status: { id: open, label: 'Open' },
+      status: { id: open, label: 'OpportunityStatus_open' },
       progress: { id: lead, label: 'Lead', chance_to_score: 10, color: '#90caf9', position: 0 },
       source: { id: web, name: 'Website' },
       reason: null,
@@ -150,10 +150,10 @@ describe('sales/sales: status and progress come from the lookups', () => {
     conforms('GetSales', s);
     expect((await acme.v2('PUT', `/sales/sales/${id}`, { status_id: won, reason: { id: price } })).status).toBe(200);
     expect(await get(`/sales/sales/${id}`)).toMatchObject({
-      status: { label: 'Won' },
+      status: { label: 'OpportunityStatus_won' },
       reason: { id: price, name: 'Price', blocked: false },
     });
-    expect(await list<Row>(acme, `/sales/sales?q[status.label]=Won&q[id]=${id}`)).toHaveLength(1);
+    expect(await list<Row>(acme, `/sales/sales?q[status.label]=OpportunityStatus_won&q[id]=${id}`)).toHaveLength(1);
   });
 
   it('a blocked reason cannot be chosen', async () => {

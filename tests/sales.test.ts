@@ -367,7 +367,7 @@ describe('linked_projects on sales/sales reads (contract 2025-12, 2026-01, 2026-
       );
       // decision: the v2 date-time format (colons), not the contract's literal "HH-MM-SS"; see README
       expect(p.created_at).toMatch(V2_DATE_TIME);
-      expect(p.project_status).toEqual({ id: expect.any(String), label: 'Active', color: expect.anything() });
+      expect(p.project_status).toEqual({ id: expect.any(String), label: 'tab_pactive', color: expect.anything() });
     }
     expect(exec).toMatchObject({
       id: ids.execProject,

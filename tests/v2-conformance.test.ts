@@ -57,7 +57,7 @@ beforeAll(async () => {
   await post(api, '/crm/personcustomfields', { name: 'born', label: 'Born', type: 'date', custom_field_group_id: personGroup });
   const interest = await referenceId(t, 'conf', 'interest', `r.name = 'Events'`);
   const mailing = await referenceId(t, 'conf', 'mailing_list', `r.name = 'Newsletter'`);
-  const relationType = await referenceId(t, 'conf', 'relation_type', `r.label = 'Customer'`);
+  const relationType = await referenceId(t, 'conf', 'relation_type', `r.label = 'Relationtype_customer'`);
   const org = await post(api, '/crm/organization', {
     name: 'Conformance BV',
     relation_type: { id: relationType },

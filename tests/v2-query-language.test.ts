@@ -16,8 +16,8 @@ const q = encodeURIComponent;
 beforeAll(async () => {
   t = await startTestService();
   ql = await t.environment('ql');
-  const customer = await referenceId(t, 'ql', 'relation_type', `r.label = 'Customer'`);
-  const prospect = await referenceId(t, 'ql', 'relation_type', `r.label = 'Prospect'`);
+  const customer = await referenceId(t, 'ql', 'relation_type', `r.label = 'Relationtype_customer'`);
+  const prospect = await referenceId(t, 'ql', 'relation_type', `r.label = 'Relationtype_prospect'`);
   const segment = await post(ql, '/crm/organizationcustomfields', { name: 'segment', label: 'Segment', type: 'dropdown' });
   await post(ql, '/customfields/option', { customfield_id: segment, label: 'Gold', value: 'gold' });
   await post(ql, '/customfields/option', { customfield_id: segment, label: 'Silver', value: 'silver' });
@@ -110,11 +110,11 @@ describe('combining conditions', () => {
 
   it('conditions on different fields match with AND', async () => {
     expect(await orgs('q[name]=*bv&q[visiting_address.locality]=Utrecht')).toEqual(['Acme BV', 'Beta bv']);
-    expect(await orgs('q[name]=*bv&q[visiting_address.locality]=Utrecht&q[relation_type.label]=Customer')).toEqual(['Acme BV']);
+    expect(await orgs('q[name]=*bv&q[visiting_address.locality]=Utrecht&q[relation_type.label]=Relationtype_customer')).toEqual(['Acme BV']);
   });
 
   it('q[or][field] is OR-ed against the AND of the others', async () => {
-    expect(await orgs(`q[name]=${q('Gamma Corp')}&q[or][relation_type.label]=Prospect`)).toEqual(['Gamma Corp', 'acme holding']);
+    expect(await orgs(`q[name]=${q('Gamma Corp')}&q[or][relation_type.label]=Relationtype_prospect`)).toEqual(['Gamma Corp', 'acme holding']);
     expect(await orgs(`q[name]=*bv&q[email]=null&q[or][relation_number]=R-3`)).toEqual(['Beta bv', 'Gamma Corp']);
   });
 });
@@ -125,7 +125,7 @@ describe('nested paths', () => {
   });
 
   it('three deep: contact persons by q[organization.relation_type.label]', async () => {
-    const rows = await list<{ person_id: string }>(ql, '/crm/contactperson?q[organization.relation_type.label]=Customer');
+    const rows = await list<{ person_id: string }>(ql, '/crm/contactperson?q[organization.relation_type.label]=Relationtype_customer');
     expect(rows.map((r) => r.person_id)).toEqual([ids.ann]);
   });
 
@@ -158,7 +158,7 @@ describe('operators', () => {
 
   it('in matches any of a comma-separated list, also through a relation', async () => {
     expect(await orgs('q[relation_number][in]=R-1,R-3')).toEqual(['Acme BV', 'Gamma Corp']);
-    expect(await orgs('q[relation_type.label][in]=Customer,Prospect')).toEqual(['Acme BV', 'acme holding']);
+    expect(await orgs('q[relation_type.label][in]=Relationtype_customer,Relationtype_prospect')).toEqual(['Acme BV', 'acme holding']);
   });
 
   it('in and nin coerce every value to the field type: date-times and booleans', async () => {

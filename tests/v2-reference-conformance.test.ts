@@ -168,7 +168,7 @@ beforeAll(async () => {
   });
 
   // CRM
-  const relationType = await referenceId(t, 'fidelity', 'relation_type', `r.label = 'Customer'`);
+  const relationType = await referenceId(t, 'fidelity', 'relation_type', `r.label = 'Relationtype_customer'`);
   ids.organization = await post(api, '/crm/organization', {
     name: 'Fidelity BV',
     relation_type: { id: relationType },

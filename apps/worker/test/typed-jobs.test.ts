@@ -83,6 +83,8 @@ describe('typed jobs', () => {
       ['invoice-draft-request', 1],
       ['uploads.expire', 1],
       ['database.refresh-statistics', 1],
+      ['events.prune', 1],
+      ['idempotency.expire', 1],
     ]);
   });
 });

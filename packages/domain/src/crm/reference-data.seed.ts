@@ -6,10 +6,12 @@ import { newEntityId } from '../shared/ids.js';
 /** CRM reference data a new environment starts with. */
 export const seedCrmReferenceData: EnvironmentSeeder = async (db) => {
   const relationTypes = [
-    { label: 'Customer', color: '#2e7d32', type: 'customer' },
-    { label: 'Prospect', color: '#f9a825', type: 'prospect' },
-    { label: 'Supplier', color: '#1565c0', type: 'supplier' },
-    { label: 'Partner', color: '#6a1b9a', type: 'partner' },
+    // the system labels integrations compare, and the readable names (docs/fidelity.md)
+    { label: 'Relationtype_customer', name: 'Customer', color: '#2e7d32', type: 'customer' },
+    { label: 'Relationtype_prospect', name: 'Prospect', color: '#f9a825', type: 'prospect' },
+    { label: 'Relationtype_supplier', name: 'Supplier', color: '#1565c0', type: 'supplier' },
+    { label: 'Relationtype_partner', name: 'Partner', color: '#6a1b9a', type: 'partner' },
+    { label: 'Relationtype_own_company', name: 'Own company', color: '#37474f', type: 'own_company' },
   ];
   await db.relationType.createMany({
     data: relationTypes.map((r) => ({ ...r, id: newEntityId('relationtype'), environmentId: SCOPED_ENVIRONMENT })),

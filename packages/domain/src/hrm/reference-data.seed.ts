@@ -5,9 +5,10 @@ import { newEntityId } from '../shared/ids.js';
 /** The HRM lookups a new environment starts with (the migration seeds the same for environments that existed). */
 export const HRM_SEED = {
   employeeStatuses: [
-    { key: 'active', label: 'Active', position: 0 },
-    { key: 'inactive', label: 'Inactive', position: 1 },
-    { key: 'unemployed', label: 'Out of employment', position: 2 },
+    // label: the system label integrations compare (q[status.label]=active); name: the readable text
+    { key: 'active', label: 'active', name: 'Active', position: 0 },
+    { key: 'inactive', label: 'inactive', name: 'Inactive', position: 1 },
+    { key: 'unemployed', label: 'unemployed', name: 'Out of employment', position: 2 },
   ],
   civilStatuses: ['Single', 'Married', 'Registered partnership', 'Divorced', 'Widowed'],
   employeeTypes: ['Employee', 'Freelancer', 'Intern'],

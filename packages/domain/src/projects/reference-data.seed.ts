@@ -5,9 +5,10 @@ import { newEntityId } from '../shared/ids.js';
 /** Project statuses (the last one closes a project), assignment statuses and saved project filters of a new environment. */
 export const seedProjectReferenceData: EnvironmentSeeder = async (db) => {
   const statuses = [
-    { label: 'Active', color: '#2e7d32', isClosed: false },
-    { label: 'On hold', color: '#f9a825', isClosed: false },
-    { label: 'Closed', color: '#757575', isClosed: true },
+    // the system labels integrations compare, and the readable names (docs/fidelity.md)
+    { label: 'tab_pactive', name: 'Active', color: '#2e7d32', isClosed: false },
+    { label: 'tab_ponhold', name: 'On hold', color: '#f9a825', isClosed: false },
+    { label: 'tab_pclosed', name: 'Closed', color: '#757575', isClosed: true },
   ];
   await db.projectStatus.createMany({
     data: statuses.map((s, position) => ({

@@ -10,7 +10,9 @@ export const relationType = defineEntity({
   nameField: 'label',
   fields: {
     id: f.id(),
+    /** the system label (Relationtype_own_company); `name` is the readable text (docs/fidelity.md) */
     label: f.requiredString(),
+    name: f.string(),
     color: f.string(),
     type: f.string(),
     createdAt: f.createdAt(),

@@ -12,7 +12,15 @@ export const employeeStatus = defineEntity({
   module: 'hrm',
   nameField: 'label',
   defaultSort: [{ path: 'position', dir: 'asc' }],
-  fields: { id: f.id(), key: f.requiredString(), label: f.requiredString(), position: f.requiredInteger(), ...stamps() },
+  // label: the system label (active); name: the readable text (docs/fidelity.md)
+  fields: {
+    id: f.id(),
+    key: f.requiredString(),
+    label: f.requiredString(),
+    name: f.string(),
+    position: f.requiredInteger(),
+    ...stamps(),
+  },
 });
 export type EmployeeStatus = z.infer<typeof employeeStatus.schema>;
 

@@ -10,7 +10,9 @@ export const projectStatus = defineEntity({
   defaultSort: [{ path: 'position', dir: 'asc' }],
   fields: {
     id: f.id(),
+    /** the system label (tab_pactive); `name` is the readable text (docs/fidelity.md) */
     label: f.requiredString(),
+    name: f.string(),
     color: f.string(),
     isClosed: f.boolean(),
     position: f.requiredInteger(),

@@ -11,7 +11,8 @@ export const salesStatus = defineEntity({
   module: 'sales',
   nameField: 'label',
   defaultSort: [{ path: 'position', dir: 'asc' }],
-  fields: { id: f.id(), label: f.requiredString(), position: f.requiredInteger(), ...stamps() },
+  // label: the system label (OpportunityStatus_open); name: the readable text (docs/fidelity.md)
+  fields: { id: f.id(), label: f.requiredString(), name: f.string(), position: f.requiredInteger(), ...stamps() },
 });
 export type SalesStatus = z.infer<typeof salesStatus.schema>;
 

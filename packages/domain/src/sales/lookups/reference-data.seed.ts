@@ -6,7 +6,14 @@ import { newEntityId } from '../../shared/ids.js';
 export const seedSalesLookups: EnvironmentSeeder = async (db) => {
   const env = { environmentId: SCOPED_ENVIRONMENT };
   await db.salesStatus.createMany({
-    data: ['Open', 'Won', 'Lost'].map((label, position) => ({ ...env, id: newEntityId('salesstatus'), label, position })),
+    // the system labels integrations compare, and the readable names (docs/fidelity.md)
+    data: ['Open', 'Won', 'Lost'].map((name, position) => ({
+      ...env,
+      id: newEntityId('salesstatus'),
+      label: `OpportunityStatus_${name.toLowerCase()}`,
+      name,
+      position,
+    })),
   });
   await db.salesProgress.createMany({
     data: [
