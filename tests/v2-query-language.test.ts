@@ -110,11 +110,16 @@ describe('combining conditions', () => {
 
   it('conditions on different fields match with AND', async () => {
     expect(await orgs('q[name]=*bv&q[visiting_address.locality]=Utrecht')).toEqual(['Acme BV', 'Beta bv']);
-    expect(await orgs('q[name]=*bv&q[visiting_address.locality]=Utrecht&q[relation_type.label]=Relationtype_customer')).toEqual(['Acme BV']);
+    expect(await orgs('q[name]=*bv&q[visiting_address.locality]=Utrecht&q[relation_type.label]=Relationtype_customer')).toEqual([
+      'Acme BV',
+    ]);
   });
 
   it('q[or][field] is OR-ed against the AND of the others', async () => {
-    expect(await orgs(`q[name]=${q('Gamma Corp')}&q[or][relation_type.label]=Relationtype_prospect`)).toEqual(['Gamma Corp', 'acme holding']);
+    expect(await orgs(`q[name]=${q('Gamma Corp')}&q[or][relation_type.label]=Relationtype_prospect`)).toEqual([
+      'Gamma Corp',
+      'acme holding',
+    ]);
     expect(await orgs(`q[name]=*bv&q[email]=null&q[or][relation_number]=R-3`)).toEqual(['Beta bv', 'Gamma Corp']);
   });
 });
@@ -125,7 +130,10 @@ describe('nested paths', () => {
   });
 
   it('three deep: contact persons by q[organization.relation_type.label]', async () => {
-    const rows = await list<{ person_id: string }>(ql, '/crm/contactperson?q[organization.relation_type.label]=Relationtype_customer');
+    const rows = await list<{ person_id: string }>(
+      ql,
+      '/crm/contactperson?q[organization.relation_type.label]=Relationtype_customer',
+    );
     expect(rows.map((r) => r.person_id)).toEqual([ids.ann]);
   });
 
@@ -158,7 +166,10 @@ describe('operators', () => {
 
   it('in matches any of a comma-separated list, also through a relation', async () => {
     expect(await orgs('q[relation_number][in]=R-1,R-3')).toEqual(['Acme BV', 'Gamma Corp']);
-    expect(await orgs('q[relation_type.label][in]=Relationtype_customer,Relationtype_prospect')).toEqual(['Acme BV', 'acme holding']);
+    expect(await orgs('q[relation_type.label][in]=Relationtype_customer,Relationtype_prospect')).toEqual([
+      'Acme BV',
+      'acme holding',
+    ]);
   });
 
   it('in and nin coerce every value to the field type: date-times and booleans', async () => {

@@ -3,8 +3,9 @@ import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError, sqlStateOf } from '../errors.js';
 import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
 import { assertPreconditionChecked, withPrecondition } from '../precondition.js';
-import { hasRight, type ModuleName } from '../rights.js';
+import { hasRight, MODULES, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
+import type { TargetEntity } from './fields.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
 import { clearExclusive } from './entity-write.js';
 import type { EntityTransaction } from './transaction.js';
@@ -64,28 +65,59 @@ const canReadFor = (ctx: UserContext) => ({
   canRead: (module: string) => hasRight(ctx.principal.rights, module as ModuleName, 'read'),
 });
 
+/** nested relations are masked down to this depth (the embedded shapes go two or three deep) */
+const MASK_DEPTH = 6;
+
 /**
- * Relations into a module the caller may not read show only the target's id and name
- * (an employee seen from an organization without the hrm right).
+ * Relations into a module the caller may not read show only the target's id and name (an
+ * employee seen from an organization without the hrm right), at every depth: a relation nested
+ * in a relation (the customer inside the project inside an hour registration) is masked by the
+ * rights of its own module too. A caller who may read every module the entity reaches gets its
+ * rows untouched (no walk).
  */
 export function restrictRelations<Row>(ctx: UserContext, entity: AnyEntity, rows: Row[]): Row[] {
-  const masked: [string, (v: Record<string, unknown>) => Record<string, unknown>][] = [];
-  for (const [name, field] of fieldsOf(entity)) {
+  const rights = ctx.principal.rights;
+  // the common case, a token that reads everything: nothing to mask, no walk
+  if (MODULES.every((m) => hasRight(rights, m, 'read'))) return rows;
+  const canRead = (module: ModuleName) => hasRight(rights, module, 'read');
+  if (!masksAnything(entity, canRead, MASK_DEPTH, new Set())) return rows;
+  for (const row of rows as Record<string, unknown>[]) maskRow(entity, row, canRead, MASK_DEPTH);
+  return rows;
+}
+
+/** whether a relation reachable from the entity (to the depth) leads into a module the caller may not read */
+function masksAnything(
+  entity: TargetEntity,
+  canRead: (m: ModuleName) => boolean,
+  depth: number,
+  seen: Set<TargetEntity>,
+): boolean {
+  if (depth === 0 || seen.has(entity)) return false;
+  seen.add(entity);
+  for (const [, field] of fieldsOf(entity)) {
     if (field.kind !== 'ref' && field.kind !== 'one' && field.kind !== 'many') continue;
     const target = field.target();
-    if (target.module === entity.module || hasRight(ctx.principal.rights, target.module, 'read')) continue;
-    const nameField = target.nameField ?? 'name';
-    masked.push([name, (v) => ({ id: v.id, name: v[nameField] ?? null })]);
+    if (!canRead(target.module) || masksAnything(target, canRead, depth - 1, seen)) return true;
   }
-  if (masked.length === 0) return rows;
-  for (const row of rows as Record<string, unknown>[]) {
-    for (const [name, mask] of masked) {
-      const v = row[name];
-      if (Array.isArray(v)) row[name] = v.map((x) => mask(x as Record<string, unknown>));
-      else if (v && typeof v === 'object') row[name] = mask(v as Record<string, unknown>);
+  return false;
+}
+
+function maskRow(entity: TargetEntity, row: Record<string, unknown>, canRead: (m: ModuleName) => boolean, depth: number): void {
+  for (const [name, field] of fieldsOf(entity)) {
+    if (field.kind !== 'ref' && field.kind !== 'one' && field.kind !== 'many') continue;
+    const v = row[name];
+    if (!v || typeof v !== 'object') continue;
+    const target = field.target();
+    if (!canRead(target.module)) {
+      const nameField = target.nameField ?? 'name';
+      const mask = (x: Record<string, unknown>) => ({ id: x.id, name: x[nameField] ?? null });
+      row[name] = Array.isArray(v) ? v.map((x) => mask(x as Record<string, unknown>)) : mask(v as Record<string, unknown>);
+    } else if (depth > 1) {
+      for (const x of Array.isArray(v) ? v : [v]) {
+        if (x && typeof x === 'object') maskRow(target, x as Record<string, unknown>, canRead, depth - 1);
+      }
     }
   }
-  return rows;
 }
 
 function compile(ctx: UserContext, entity: AnyEntity, query: ListQuery): CompiledList {
