@@ -34,6 +34,22 @@ describe('crm/person', () => {
     expect(await get(`/crm/person/${id}`)).toMatchObject({ first_name: 'Cees', family_name: 'Jansen', full_name: 'Cees Jansen' });
   });
 
+  it('full_name is made the same on POST and on PUT: each name trimmed of any white space, empty ones left out', async () => {
+    const id = await post(crm, '/crm/person', {
+      first_name: ' Anna\u2003',
+      family_name_prefix: '\u00a0\t',
+      family_name: 'Berg\n',
+    });
+    expect(await get(`/crm/person/${id}`)).toMatchObject({ full_name: 'Anna Berg' });
+    // the PUT names one name; the others are taken as stored
+    const put = await crm.v2('PUT', `/crm/person/${id}`, { family_name_prefix: '\ufeff van\u3000' });
+    expect(put.status, put.text).toBe(200);
+    expect(await get(`/crm/person/${id}`)).toMatchObject({ full_name: 'Anna van Berg' });
+    const cleared = await crm.v2('PUT', `/crm/person/${id}`, { first_name: null, family_name_prefix: ' ' });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(await get(`/crm/person/${id}`)).toMatchObject({ full_name: 'Berg' });
+  });
+
   it('is_active on person: defaults to true, PUT can switch it, and it filters', async () => {
     const id = await post(crm, '/crm/person', { family_name: 'Active' });
     expect((await get(`/crm/person/${id}`)).is_active).toBe(true);

@@ -1,30 +1,32 @@
+import { columnsOf } from '../shared/entity/columns.js';
 import type { EntityUpdate } from '../shared/entity/index.js';
 import { ValidationError } from '../shared/errors.js';
 import type { UpdateCustomFieldInput } from './custom-field.schema.js';
 
 /** Changes a definition; a new group (checked to exist first) must be of the field's model. */
 export const updateCustomField: EntityUpdate<UpdateCustomFieldInput> = {
-  async run({ tx, now }, id, input) {
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
     if (input.groupId) {
-      const [field, group] = await Promise.all([
-        tx.customField.findFirst({ where: { id } }),
-        tx.customFieldGroup.findFirst({ where: { id: input.groupId } }),
-      ]);
-      if (field && group && group.modelId !== field.modelId) {
+      const [other] = await sql.read<{ id: string }>(
+        `SELECT g.id FROM custom_field f JOIN custom_field_group g ON g.environment_id = $1 AND g.id = $3
+          WHERE f.environment_id = $1 AND f.id = $2 AND g.model_id <> f.model_id`,
+        [id, input.groupId],
+      );
+      if (other) {
         throw new ValidationError([{ path: 'groupId', message: 'the group belongs to another model', code: 'invalid_value' }]);
       }
     }
-    await tx.customField.update({
-      where: { id },
-      data: {
+    await sql.update('custom_field', id, {
+      ...columnsOf({
         label: input.label,
         groupId: input.groupId,
         position: input.position,
         filterable: input.filterable,
         searchable: input.searchable,
         mandatory: input.mandatory,
-        updatedAt: now,
-      },
+      }),
+      updated_at: now,
     });
   },
 };

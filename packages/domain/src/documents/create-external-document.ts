@@ -1,4 +1,4 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import { columnsOf } from '../shared/entity/columns.js';
 import type { EntityCreate } from '../shared/entity/index.js';
 import { newEntityId } from '../shared/ids.js';
 import type { CreateExternalDocumentInput } from './document.schema.js';
@@ -7,17 +7,15 @@ import { linkColumns, linkReferences } from './linked-to.js';
 /** An invalid entity reference (linkedTo, documentTypeId) answers 400, as the 2025-10 change says. */
 export const createExternalDocument: EntityCreate<CreateExternalDocumentInput> = {
   references: (input) => linkReferences(input.linkedTo),
-  async run({ tx }, input) {
+  ownTransaction: true,
+  async run({ sql, now }, input) {
     const id = newEntityId('externaldocument');
-    await tx.externalDocument.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        title: input.title,
-        url: input.url,
-        documentTypeId: input.documentTypeId ?? null,
-        ...linkColumns(input.linkedTo),
-      },
+    await sql.insert('external_document', {
+      ...columnsOf({ ...linkColumns(input.linkedTo), documentTypeId: input.documentTypeId ?? null }),
+      id,
+      title: input.title,
+      url: input.url,
+      updated_at: now,
     });
     return id;
   },

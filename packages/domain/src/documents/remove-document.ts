@@ -3,11 +3,10 @@ import { releaseUpload } from './document.write.js';
 import { assertNotRendered } from './rendered-document.js';
 
 /** Deletes a document: its attachments go with it; its bytes go to the upload clean-up. */
-export const removeDocument: EntityRemove = async (w, id) => {
-  await assertNotRendered(w, id);
-  const doc = await w.tx.document.findFirst({ where: { id } });
-  if (!doc) return;
-  await w.tx.timelineAttachment.deleteMany({ where: { documentId: id } });
-  await w.tx.document.delete({ where: { id } });
-  await releaseUpload(w, doc.uploadId, w.now);
+export const removeDocument: EntityRemove = async ({ sql, now }, id) => {
+  const uploadId = await assertNotRendered(sql, id);
+  if (uploadId === null) return;
+  await sql.queue('DELETE FROM timeline_attachment WHERE environment_id = $1 AND document_id = $2', [id]);
+  await sql.deleteById('document', id);
+  await releaseUpload(sql, uploadId, now);
 };

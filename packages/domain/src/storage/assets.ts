@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { z } from 'zod';
+import { inSqlWrite } from '../shared/entity/index.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newEntityId } from '../shared/ids.js';
 import { requireRight } from '../shared/rights.js';
@@ -87,7 +87,7 @@ function view(row: {
   kind: string;
   ownerId: string;
   fileName: string;
-  fileSize: bigint;
+  fileSize: bigint | number;
   contentType: string;
   updatedAt: Date;
 }): Asset {
@@ -119,23 +119,34 @@ export async function putAsset(
   });
   try {
     const sha256 = await storedSha256(storage, storageKey);
-    const data = {
-      storageKey,
-      fileName: received.fileName,
-      fileSize: BigInt(received.size),
-      contentType: received.inspected.contentType,
-      sha256,
-      createdById: ctx.principal.userId,
-      updatedAt: ctx.clock.now(),
-    };
-    const { row, old } = await ctx.db.$transaction(async (tx) => {
-      const before = await tx.storageAsset.findFirst({ where: { kind: input.kind, ownerId } });
-      const saved = before
-        ? await tx.storageAsset.update({ where: { id: before.id }, data })
-        : await tx.storageAsset.create({
-            data: { id: newEntityId('storageasset'), environmentId: SCOPED_ENVIRONMENT, kind: input.kind, ownerId, ...data },
-          });
-      return { row: saved, old: before?.storageKey ?? null };
+    const { row, old } = await inSqlWrite(ctx, async ({ sql, now }) => {
+      const [before] = await sql.read<{ id: string; storage_key: string }>(
+        'SELECT id, storage_key FROM storage_asset WHERE environment_id = $1 AND kind = $2 AND owner_id = $3 FOR UPDATE',
+        [input.kind, ownerId],
+      );
+      const columns = {
+        storage_key: storageKey,
+        file_name: received.fileName,
+        file_size: received.size,
+        content_type: received.inspected.contentType,
+        sha256,
+        created_by_id: ctx.principal.userId,
+        updated_at: now,
+      };
+      const id = before?.id ?? newEntityId('storageasset');
+      // queued with the COMMIT: the answer is made of what was written, nothing is read back
+      if (before) await sql.update('storage_asset', id, columns);
+      else await sql.insert('storage_asset', { ...columns, id, kind: input.kind, owner_id: ownerId });
+      const saved = {
+        id,
+        kind: input.kind,
+        ownerId,
+        fileName: received.fileName,
+        fileSize: received.size,
+        contentType: received.inspected.contentType,
+        updatedAt: now,
+      };
+      return { row: saved, old: before?.storage_key ?? null };
     });
     if (old) await storage.remove(old);
     return view(row);

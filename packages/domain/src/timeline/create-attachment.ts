@@ -1,4 +1,3 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { document } from '../documents/document.entity.js';
 import type { EntityCreate } from '../shared/entity/index.js';
 import { ConflictError } from '../shared/errors.js';
@@ -8,14 +7,19 @@ import type { CreateAttachmentInput } from './message.schema.js';
 /** Attaches an existing document to a message, once. */
 export const createAttachment: EntityCreate<CreateAttachmentInput> = {
   references: (input) => [{ path: 'documentId', target: document, id: input.documentId }],
-  async run({ tx }, input) {
-    const existing = await tx.timelineAttachment.findFirst({
-      where: { messageId: input.messageId, documentId: input.documentId },
-    });
+  ownTransaction: true,
+  async run({ sql, now }, input) {
+    const [existing] = await sql.read<{ id: string }>(
+      'SELECT id FROM timeline_attachment WHERE environment_id = $1 AND message_id = $2 AND document_id = $3',
+      [input.messageId, input.documentId],
+    );
     if (existing) throw new ConflictError(`document ${input.documentId} is already attached to message ${input.messageId}`);
     const id = newEntityId('attachment');
-    await tx.timelineAttachment.create({
-      data: { id, environmentId: SCOPED_ENVIRONMENT, messageId: input.messageId, documentId: input.documentId },
+    await sql.insert('timeline_attachment', {
+      id,
+      message_id: input.messageId,
+      document_id: input.documentId,
+      updated_at: now,
     });
     return id;
   },

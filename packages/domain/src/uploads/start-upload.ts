@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { ValidationError } from '../shared/errors.js';
 import type { UserContext } from '../trpc.js';
 import { DEFAULT_UPLOAD_CONFIG } from './upload-config.js';
@@ -16,16 +15,19 @@ export async function startUpload(ctx: UserContext, input: StartUploadInput): Pr
   const hex = randomBytes(16).toString('hex');
   const id = `chunkedupload:${hex}`;
   const now = ctx.clock.now();
-  await ctx.db.chunkedUpload.create({
-    data: {
+  // one statement through the tenant reader; updated_at as Prisma's @updatedAt would set it
+  await ctx.sql.write(
+    `INSERT INTO chunked_upload (environment_id, id, user_id, file_name, file_size, storage_key, expires_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
       id,
-      environmentId: SCOPED_ENVIRONMENT,
-      userId: ctx.principal.userId,
-      fileName: input.fileName,
-      fileSize: BigInt(input.fileSize),
-      storageKey: `uploads/${hex.slice(0, 2)}/${hex}`,
-      expiresAt: new Date(now.getTime() + config.expirySeconds * 1000),
-    },
-  });
+      ctx.principal.userId,
+      input.fileName,
+      input.fileSize,
+      `uploads/${hex.slice(0, 2)}/${hex}`,
+      new Date(now.getTime() + config.expirySeconds * 1000),
+      now,
+    ],
+  );
   return { id };
 }

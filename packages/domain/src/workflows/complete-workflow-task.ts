@@ -1,4 +1,4 @@
-import type { WriteContext } from '../shared/entity/index.js';
+import type { SqlWriteContext } from '../shared/entity/index.js';
 import { assertInOrder, assertOpen, assertTasksOf, completeWhenDone, loadState } from './workflow.rules.js';
 
 /**
@@ -8,13 +8,17 @@ import { assertInOrder, assertOpen, assertTasksOf, completeWhenDone, loadState }
  * and the state is read after it: a task completed already stays completed as it was
  * (its completion time is the first one's), however many completions meet.
  */
-export async function completeWorkflowTask({ tx, now }: WriteContext, workflowId: string, taskId: string): Promise<void> {
-  const state = await loadState(tx, workflowId);
+export async function completeWorkflowTask({ sql, now }: SqlWriteContext, workflowId: string, taskId: string): Promise<void> {
+  const state = await loadState(sql, workflowId);
   if (!state) return;
   assertOpen(state);
   assertTasksOf(state.tasks, [taskId], () => 'taskId');
   if (state.tasks.find((t) => t.id === taskId)?.status === 'completed') return;
   assertInOrder(state.sequential, state.tasks, taskId);
-  await tx.workflowTask.update({ where: { id: taskId }, data: { status: 'completed', completedAt: now, updatedAt: now } });
-  await completeWhenDone(tx, workflowId, now);
+  await sql.queue(
+    `UPDATE workflow_task SET status = 'completed', completed_at = $3, updated_at = $3
+      WHERE environment_id = $1 AND id = $2`,
+    [taskId, now],
+  );
+  await completeWhenDone(sql, workflowId, now);
 }

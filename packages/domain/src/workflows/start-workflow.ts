@@ -1,4 +1,3 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { organization } from '../crm/organization/organization.entity.js';
 import { person } from '../crm/person/person.entity.js';
 import { employee } from '../hrm/employee/employee.entity.js';
@@ -34,53 +33,77 @@ function references(input: StartWorkflowInput): ReferenceCheck[] {
   ];
 }
 
+interface Template {
+  id: string;
+  name: string;
+  applies_to: string;
+  sequential: boolean;
+  tasks: { name: string; description: string | null; position: number; due_in_days: number | null }[];
+}
+
 /** Starts a workflow from a default on one entity: its tasks are the default's, due from the start date. */
 export const startWorkflow: EntityCreate<StartWorkflowInput> = {
   references,
-  async run({ tx, now }, input) {
-    const template = await tx.defaultWorkflow.findFirst({
-      where: { id: input.defaultWorkflowId },
-      include: { tasks: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
-    });
+  // the default and its tasks are read once; the workflow, its tasks and its event go with the COMMIT
+  ownTransaction: true,
+  async run({ sql, now }, input) {
+    const [template] = await sql.read<Template>(
+      `SELECT d.id, d.name, d.applies_to, d.sequential,
+              COALESCE((SELECT json_agg(json_build_object('name', t.name, 'description', t.description,
+                                                          'position', t.position, 'due_in_days', t.due_in_days)
+                                        ORDER BY t.position, t.id)
+                          FROM default_task t WHERE t.environment_id = $1 AND t.default_workflow_id = d.id), '[]'::json) AS tasks
+         FROM default_workflow d WHERE d.environment_id = $1 AND d.id = $2`,
+      [input.defaultWorkflowId],
+    );
     if (!template)
       throw new ValidationError([{ path: 'defaultWorkflowId', message: 'no such default workflow', code: 'not_found' }]);
     const [key, kind] = LINKS.find(([k]) => input.linkedTo[k] !== undefined) ?? LINKS[0];
-    if (template.appliesTo !== kind) {
+    if (template.applies_to !== kind) {
       throw new ValidationError([
         {
           path: `linkedTo.${key}`,
-          message: `the default workflow "${template.name}" runs on a ${template.appliesTo}, not on a ${kind}`,
+          message: `the default workflow "${template.name}" runs on a ${template.applies_to}, not on a ${kind}`,
           code: 'invalid_link',
         },
       ]);
     }
     const start = input.startDate ?? now.toISOString().slice(0, 10);
     const id = newEntityId('workflow');
-    await tx.workflow.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        defaultWorkflowId: template.id,
-        name: input.name ?? template.name,
-        sequential: template.sequential,
-        organizationId: input.linkedTo.organizationId ?? null,
-        personId: input.linkedTo.personId ?? null,
-        projectId: input.linkedTo.projectId ?? null,
-        saleId: input.linkedTo.saleId ?? null,
-        startedAt: now,
-        tasks: {
-          create: template.tasks.map((t) => ({
-            id: newEntityId('workflowtask'),
-            environmentId: SCOPED_ENVIRONMENT,
-            name: t.name,
-            description: t.description,
-            position: t.position,
-            assigneeEmployeeId: input.assigneeId ?? null,
-            dueDate: t.dueInDays === null ? null : addDays(start, t.dueInDays),
-          })),
-        },
-      },
+    await sql.insert('workflow', {
+      id,
+      default_workflow_id: template.id,
+      name: input.name ?? template.name,
+      sequential: template.sequential,
+      organization_id: input.linkedTo.organizationId ?? null,
+      person_id: input.linkedTo.personId ?? null,
+      project_id: input.linkedTo.projectId ?? null,
+      sale_id: input.linkedTo.saleId ?? null,
+      started_at: now,
+      updated_at: now,
     });
+    if (template.tasks.length) {
+      // every task in one statement, column by column
+      const tasks = template.tasks;
+      await sql.queue(
+        `INSERT INTO workflow_task (environment_id, workflow_id, assignee_employee_id, updated_at,
+                                    id, name, description, position, due_date)
+         SELECT $1, $2, $3, $4, t.id, t.name, t.description, t.position, t.due_date
+           FROM unnest($5::text[], $6::text[], $7::text[], $8::int[], $9::date[]) AS t(id, name, description, position, due_date)`,
+        [
+          id,
+          input.assigneeId ?? null,
+          now,
+          tasks.map(() => newEntityId('workflowtask')),
+          tasks.map((t) => t.name),
+          tasks.map((t) => t.description),
+          tasks.map((t) => t.position),
+          // a date column takes the day as it is written (a Date would be sent in the process's time zone)
+          tasks.map((t) => (t.due_in_days === null ? null : addDays(start, t.due_in_days).toISOString().slice(0, 10))),
+        ],
+        { stablePlan: true },
+      );
+    }
     return id;
   },
 };

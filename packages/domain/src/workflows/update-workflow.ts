@@ -7,8 +7,9 @@ import type { UpdateWorkflowInput } from './workflow.schema.js';
 export const updateWorkflow: EntityUpdate<UpdateWorkflowInput> = {
   references: (input) =>
     (input.tasks ?? []).map((t, n) => ({ path: `tasks.${n}.assigneeId`, target: employee, id: t.assigneeId })),
-  async run({ tx, now }, id, input) {
-    const state = await loadState(tx, id);
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
+    const state = await loadState(sql, id);
     if (!state) return;
     assertOpen(state);
     const changes = input.tasks ?? [];
@@ -17,7 +18,7 @@ export const updateWorkflow: EntityUpdate<UpdateWorkflowInput> = {
       changes.map((t) => t.id),
       (n) => `tasks.${n}.id`,
     );
-    if (input.name !== undefined) await tx.workflow.update({ where: { id }, data: { name: input.name, updatedAt: now } });
+    if (input.name !== undefined) await sql.update('workflow', id, { name: input.name, updated_at: now });
     // in the tasks' own order, so that completing several sequential tasks at once is in order
     const byPosition = [...changes].sort((a, b) => {
       const pa = state.tasks.find((t) => t.id === a.id)?.position ?? 0;
@@ -30,16 +31,15 @@ export const updateWorkflow: EntityUpdate<UpdateWorkflowInput> = {
       const statusChanges = change.status !== undefined && change.status !== task.status;
       if (statusChanges && change.status === 'completed') assertInOrder(state.sequential, state.tasks, task.id);
       if (statusChanges && change.status) task.status = change.status;
-      await tx.workflowTask.update({
-        where: { id: task.id },
-        data: {
-          ...(statusChanges ? { status: change.status, completedAt: change.status === 'completed' ? now : null } : {}),
-          ...(change.assigneeId !== undefined ? { assigneeEmployeeId: change.assigneeId } : {}),
-          ...(change.dueDate !== undefined ? { dueDate: change.dueDate ? new Date(`${change.dueDate}T00:00:00Z`) : null } : {}),
-          updatedAt: now,
-        },
+      // queued: the rules were checked on the state read above, nothing waits for these
+      await sql.update('workflow_task', task.id, {
+        ...(statusChanges ? { status: change.status, completed_at: change.status === 'completed' ? now : null } : {}),
+        ...(change.assigneeId !== undefined ? { assignee_employee_id: change.assigneeId } : {}),
+        // a date column takes the day as it is written (a Date would be sent in the process's time zone)
+        ...(change.dueDate !== undefined ? { due_date: change.dueDate } : {}),
+        updated_at: now,
       });
     }
-    if (changes.length) await completeWhenDone(tx, id, now);
+    if (changes.length) await completeWhenDone(sql, id, now);
   },
 };

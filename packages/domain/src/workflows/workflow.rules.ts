@@ -1,5 +1,5 @@
+import type { TenantReader } from '@bo/db';
 import { BusinessRuleError, ValidationError } from '../shared/errors.js';
-import type { EntityTransaction } from '../shared/entity/index.js';
 
 export interface TaskState {
   id: string;
@@ -39,19 +39,35 @@ export function assertTasksOf(tasks: TaskState[], ids: string[], path: (n: numbe
   if (violations.length) throw new ValidationError(violations);
 }
 
-/** Completing the last open task completes the workflow. */
-export async function completeWhenDone(tx: EntityTransaction, workflowId: string, now: Date): Promise<void> {
-  const open = await tx.workflowTask.count({ where: { workflowId, status: { not: 'completed' } } });
-  if (open === 0) {
-    await tx.workflow.update({ where: { id: workflowId }, data: { status: 'completed', completedAt: now, updatedAt: now } });
-  }
+/**
+ * Completing the last open task completes the workflow: one statement queued after the tasks'
+ * own updates (it sees them), no count read into the process.
+ */
+export async function completeWhenDone(sql: TenantReader, workflowId: string, now: Date): Promise<void> {
+  await sql.queue(
+    `UPDATE workflow SET status = 'completed', completed_at = $3, updated_at = $3
+      WHERE environment_id = $1 AND id = $2
+        AND NOT EXISTS (SELECT 1 FROM workflow_task t
+                         WHERE t.environment_id = $1 AND t.workflow_id = $2 AND t.status <> 'completed')`,
+    [workflowId, now],
+  );
 }
 
-/** The workflow's tasks in order, and the workflow itself, for the rules above. */
-export async function loadState(tx: EntityTransaction, workflowId: string) {
-  const wf = await tx.workflow.findFirst({
-    where: { id: workflowId },
-    select: { id: true, status: true, sequential: true, tasks: { select: { id: true, position: true, status: true } } },
-  });
-  return wf;
+export interface WorkflowState {
+  id: string;
+  status: string;
+  sequential: boolean;
+  tasks: TaskState[];
+}
+
+/** The workflow and its tasks, for the rules above: one read (the caller holds the workflow's row lock). */
+export async function loadState(sql: TenantReader, workflowId: string): Promise<WorkflowState | undefined> {
+  const [state] = await sql.read<WorkflowState>(
+    `SELECT w.id, w.status, w.sequential,
+            COALESCE((SELECT json_agg(json_build_object('id', t.id, 'position', t.position, 'status', t.status))
+                        FROM workflow_task t WHERE t.environment_id = $1 AND t.workflow_id = w.id), '[]'::json) AS tasks
+       FROM workflow w WHERE w.environment_id = $1 AND w.id = $2`,
+    [workflowId],
+  );
+  return state;
 }

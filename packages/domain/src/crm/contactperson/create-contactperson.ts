@@ -1,4 +1,3 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EntityCreate } from '../../shared/entity/index.js';
 import { ConflictError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
@@ -6,24 +5,25 @@ import type { CreateContactPersonInput } from './contactperson.schema.js';
 
 /** Links a person to an organization; a second link of the same pair is refused. */
 export const createContactPerson: EntityCreate<CreateContactPersonInput> = {
-  async run({ tx }, input) {
-    const existing = await tx.contactPerson.findFirst({
-      where: { organizationId: input.organizationId, personId: input.personId },
-    });
+  ownTransaction: true,
+  async run({ sql, now }, input) {
+    // read first, so that the refusal names the link there is (the unique key would only say there is one)
+    const [existing] = await sql.read<{ id: string }>(
+      'SELECT id FROM contact_person WHERE environment_id = $1 AND organization_id = $2 AND person_id = $3',
+      [input.organizationId, input.personId],
+    );
     if (existing) throw new ConflictError(`the person is a contact of this organization already (${existing.id})`);
     const id = newEntityId('contactperson');
-    await tx.contactPerson.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        organizationId: input.organizationId,
-        personId: input.personId,
-        isActive: input.isActive ?? true,
-        workFunction: input.workFunction ?? null,
-        workEmail: input.workEmail ?? null,
-        workPhone: input.workPhone ?? null,
-        workMobile: input.workMobile ?? null,
-      },
+    await sql.insert('contact_person', {
+      id,
+      organization_id: input.organizationId,
+      person_id: input.personId,
+      is_active: input.isActive ?? true,
+      work_function: input.workFunction ?? null,
+      work_email: input.workEmail ?? null,
+      work_phone: input.workPhone ?? null,
+      work_mobile: input.workMobile ?? null,
+      updated_at: now,
     });
     return id;
   },

@@ -1,5 +1,4 @@
-import { transactionReader } from '@bo/db';
-import { entityOfTable } from '../../shared/entity/index.js';
+import { entityOfTable, inSqlWrite } from '../../shared/entity/index.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { UserContext } from '../../trpc.js';
 import type { RelationKind } from './merge-relation.js';
@@ -21,9 +20,8 @@ export async function compareRelations(
   input: { sourceId: string; targetId: string; swapLock?: boolean | undefined },
 ) {
   const [sourceId, targetId] = input.swapLock ? [input.targetId, input.sourceId] : [input.sourceId, input.targetId];
-  // a read in a transaction of its own, through the tenant reader
-  return ctx.db.$transaction(async (rawTx) => {
-    const sql = transactionReader(rawTx, ctx.principal.environmentId);
+  // a read in a transaction of its own (the one a merge takes), through the tenant reader; it writes nothing
+  return inSqlWrite(ctx, async ({ sql }) => {
     const present = await sql.existingIds(kind.entity.table, [sourceId, targetId]);
     const base = { swapLock: input.swapLock ?? false, sourceId, targetId };
     try {

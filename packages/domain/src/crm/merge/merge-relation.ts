@@ -1,5 +1,5 @@
-import { transactionReader } from '@bo/db';
-import { type AnyEntity, entityOfTable } from '../../shared/entity/index.js';
+import type { TenantReader } from '@bo/db';
+import { type AnyEntity, entityOfTable, inSqlWrite } from '../../shared/entity/index.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import type { UserContext } from '../../trpc.js';
@@ -32,11 +32,7 @@ export function assertMergeable(input: MergeInput, present: Set<string>, kind: R
 }
 
 /** An event per changed row, carrying the row's entity where the table has one declared. */
-async function recordChanges(
-  sql: ReturnType<typeof transactionReader>,
-  changed: Map<string, string[]>,
-  tables: Map<string, string>,
-) {
+async function recordChanges(sql: TenantReader, changed: Map<string, string[]>, tables: Map<string, string>) {
   for (const [type, ids] of changed) {
     const entity = entityOfTable(tables.get(type) ?? '');
     const rows = entity ? await entity.loader.byIds(sql, ids) : [];
@@ -59,8 +55,8 @@ export async function mergeRelation(
   kind: RelationKind,
   input: MergeInput,
 ): Promise<{ success: boolean; message: string }> {
-  return ctx.db.$transaction(async (rawTx) => {
-    const sql = transactionReader(rawTx, ctx.principal.environmentId);
+  // through the tenant reader only: a transaction of our own
+  return inSqlWrite(ctx, async ({ sql }) => {
     const present = await sql.existingIds(kind.entity.table, [input.sourceId, input.targetId]);
     assertMergeable(input, present, kind);
     // both rows are locked in id order, so two merges of the same pair cannot deadlock

@@ -1,4 +1,3 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { writeCustomFields } from '../../customfields/index.js';
 import type { EntityCreate } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
@@ -16,22 +15,23 @@ import {
 
 export const createPerson: EntityCreate<CreatePersonInput> = {
   references: personReferences,
-  async run({ tx, sql, now }, input) {
+  // the row, its address, interests, lists, contact links, custom fields and event go through the
+  // transaction's reader: a transaction of our own, sent with its COMMIT in one round trip (a gender
+  // named by its name is read first)
+  ownTransaction: true,
+  async run({ sql, now }, input) {
     const id = newEntityId('person');
-    const columns = personColumns(input);
-    await tx.person.create({
-      data: {
-        ...columns,
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        familyName: input.familyName,
-        fullName: fullName(columns),
-        genderId: (await resolveGenderId(tx, input)) ?? null,
-      },
+    // the columns left out take their defaults; updated_at is set as Prisma's @updatedAt would
+    await sql.insert('person', {
+      ...personColumns(input),
+      id,
+      full_name: fullName(input),
+      gender_id: (await resolveGenderId(sql, input)) ?? null,
+      updated_at: now,
     });
-    await writePersonAddress(tx, id, input.address);
-    await writePersonInterests(tx, id, input.interests);
-    await writeMailingLists(tx, id, input.mailingLists);
+    await writePersonAddress(sql, id, input.address);
+    await writePersonInterests(sql, id, input.interests);
+    await writeMailingLists(sql, id, input.mailingLists);
     await writeContactLinks(sql, id, input.contacts, now);
     await writeCustomFields(sql, 'person', id, input.customFields, 'create');
     return id;

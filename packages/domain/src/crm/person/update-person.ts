@@ -2,11 +2,11 @@ import { writeCustomFields } from '../../customfields/index.js';
 import type { EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdatePersonInput } from './person.schema.js';
 import {
-  fullName,
   personColumns,
   personReferences,
   resolveGenderId,
   writeContactLinks,
+  writeFullName,
   writeMailingLists,
   writePersonAddress,
   writePersonInterests,
@@ -14,21 +14,16 @@ import {
 
 export const updatePerson: EntityUpdate<UpdatePersonInput> = {
   references: personReferences,
-  async run({ tx, sql, now }, id, input) {
-    const columns = personColumns(input);
-    const current = await tx.person.findFirstOrThrow({ where: { id } });
-    const names = {
-      firstName: columns.firstName === undefined ? current.firstName : columns.firstName,
-      familyNamePrefix: columns.familyNamePrefix === undefined ? current.familyNamePrefix : columns.familyNamePrefix,
-      familyName: columns.familyName === undefined ? current.familyName : columns.familyName,
-    };
-    await tx.person.update({
-      where: { id },
-      data: { ...columns, genderId: await resolveGenderId(tx, input), fullName: fullName(names), updatedAt: now },
-    });
-    await writePersonAddress(tx, id, input.address);
-    await writePersonInterests(tx, id, input.interests);
-    await writeMailingLists(tx, id, input.mailingLists);
+  // as the create: through the transaction's reader, in a transaction of our own
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
+    // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued; the
+    // full name follows from the names as stored after it, without reading them into the process
+    await sql.update('person', id, { ...personColumns(input), gender_id: await resolveGenderId(sql, input), updated_at: now });
+    await writeFullName(sql, id);
+    await writePersonAddress(sql, id, input.address);
+    await writePersonInterests(sql, id, input.interests);
+    await writeMailingLists(sql, id, input.mailingLists);
     await writeContactLinks(sql, id, input.contacts, now);
     await writeCustomFields(sql, 'person', id, input.customFields, 'update');
   },
