@@ -417,7 +417,8 @@ describe('invoices: what clients of the reference read', () => {
   it('rights: reading needs the invoices read right, writing the write right', async () => {
     const reader = await t.user('acme', 'reader@acme.test', { invoices: 'read' });
     const nobody = await t.user('acme', 'nobody@acme.test', {});
-    expect((await reader.v2('GET', '/invoices/invoice')).status).toBe(200);
+    const readerList = await reader.v2('GET', '/invoices/invoice');
+    expect(readerList.status, readerList.text.slice(0, 600)).toBe(200);
     expect((await reader.v2('POST', '/invoices/invoice', { invoice_lines: [] })).status).toBe(403);
     expect((await nobody.v2('GET', '/invoices/invoice')).status).toBe(403);
     expect((await nobody.v2('GET', '/invoices/payment')).status).toBe(403);

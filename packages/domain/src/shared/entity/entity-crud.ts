@@ -102,19 +102,27 @@ function masksAnything(
   return false;
 }
 
-function maskRow(entity: TargetEntity, row: Record<string, unknown>, canRead: (m: ModuleName) => boolean, depth: number): void {
+function maskRow(
+  entity: TargetEntity,
+  row: Record<string, unknown>,
+  canRead: (m: ModuleName) => boolean,
+  depth: number,
+  top = true,
+): void {
   for (const [name, field] of fieldsOf(entity)) {
     if (field.kind !== 'ref' && field.kind !== 'one' && field.kind !== 'many') continue;
     const v = row[name];
     if (!v || typeof v !== 'object') continue;
     const target = field.target();
-    if (!canRead(target.module)) {
+    // at depth, only a relation declared restricted may show {id, name} (its embedded shape admits it);
+    // an undeclared one (a VAT class inside an invoice line) is a lookup shown as it is
+    if (!canRead(target.module) && (top || field.restricted)) {
       const nameField = target.nameField ?? 'name';
       const mask = (x: Record<string, unknown>) => ({ id: x.id, name: x[nameField] ?? null });
       row[name] = Array.isArray(v) ? v.map((x) => mask(x as Record<string, unknown>)) : mask(v as Record<string, unknown>);
     } else if (depth > 1) {
       for (const x of Array.isArray(v) ? v : [v]) {
-        if (x && typeof x === 'object') maskRow(target, x as Record<string, unknown>, canRead, depth - 1);
+        if (x && typeof x === 'object') maskRow(target, x as Record<string, unknown>, canRead, depth - 1, false);
       }
     }
   }
