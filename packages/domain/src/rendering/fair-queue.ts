@@ -7,16 +7,19 @@ interface Waiting<T> {
 /**
  * Waiting work, one queue per environment (any key), shared fairly over a
  * number of slots. A free slot goes to the environment that holds the fewest
- * running jobs, and among those to the one that has waited longest; no
- * environment holds more than `perKey` slots at once. So one environment's
- * many heavy jobs never take every slot, and another environment's job starts
- * at the next free slot, before the busy environment's next one: it waits for
- * one job at most.
+ * running jobs; among those, round-robin: to the one whose last job started
+ * longest ago (one never served first, by arrival). No environment holds more
+ * than `perKey` slots at once. So one environment's many heavy jobs never take
+ * every slot, and another environment's job starts at the next free slot,
+ * before the busy environment's next one: it waits for one job at most.
  */
 export class FairQueue<T> {
   private readonly queues = new Map<string, Waiting<T>[]>();
   private readonly running = new Map<string, number>();
+  /** when each environment's last job started (in takes) */
+  private readonly served = new Map<string, number>();
   private seq = 0;
+  private takes = 0;
 
   constructor(private readonly perKey: number) {}
 
@@ -58,21 +61,26 @@ export class FairQueue<T> {
 
   /** the next item by fair share, counted as running until `done(key)`; null when nothing may start */
   take(): { key: string; item: T } | null {
-    let best: { key: string; running: number; oldest: number } | null = null;
+    let best: { key: string; running: number; served: number; oldest: number } | null = null;
     for (const [key, q] of this.queues) {
       const running = this.runningOf(key);
       if (running >= this.perKey) continue;
+      const served = this.served.get(key) ?? -1;
       let oldest = Number.POSITIVE_INFINITY;
       for (const w of q) oldest = Math.min(oldest, w.seq);
-      if (!best || running < best.running || (running === best.running && oldest < best.oldest)) {
-        best = { key, running, oldest };
-      }
+      const before =
+        !best ||
+        running < best.running ||
+        (running === best.running && (served < best.served || (served === best.served && oldest < best.oldest)));
+      if (before) best = { key, running, served, oldest };
     }
     if (!best) return null;
     const q = this.queues.get(best.key) as Waiting<T>[];
     const next = q.shift() as Waiting<T>;
     if (q.length === 0) this.queues.delete(best.key);
     this.running.set(best.key, best.running + 1);
+    this.served.set(best.key, this.takes++);
+    if (this.served.size > 10_000) this.forgetIdle();
     return { key: best.key, item: next.item };
   }
 
@@ -81,6 +89,11 @@ export class FairQueue<T> {
     const all = [...this.queues.values()].flat().sort((a, b) => a.seq - b.seq);
     this.queues.clear();
     return all.map((w) => w.item);
+  }
+
+  /** environments with nothing waiting or running start afresh (never served) */
+  private forgetIdle(): void {
+    for (const key of this.served.keys()) if (!this.queues.has(key) && !this.running.has(key)) this.served.delete(key);
   }
 
   /** a job taken from `key` finished */

@@ -120,6 +120,8 @@ export class RenderPool {
           new Promise<void>((resolve) => {
             if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
             w.child.once('exit', () => resolve());
+            // an idle process's handles are unreferenced: its exit must still be waited for
+            this.hold(w, true);
             this.end(w);
           }),
       ),
