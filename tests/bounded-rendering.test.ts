@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,13 @@ let lightImageId: string;
 
 type Envelope<T> = { data: T };
 
-async function documentOf(client: ApiClient, environment: string, fileName: string, bytes: Buffer, type: string): Promise<string> {
+async function documentOf(
+  client: ApiClient,
+  environment: string,
+  fileName: string,
+  bytes: Buffer,
+  type: string,
+): Promise<string> {
   const up = await sendRaw(client, 'POST', `/storage/uploadstream?file_name=${encodeURIComponent(fileName)}`, bytes, {
     headers: { 'content-type': type },
   });
@@ -181,6 +187,25 @@ describe('expensive work is bounded in memory and shared fairly between environm
     const [a, b] = await Promise.all([thumbnailOf(heavy, id), thumbnailOf(heavy, id, 'preview')]);
     expectTypeIcon(a);
     expectTypeIcon(b);
+  });
+});
+
+describe('the in-process renderer is reachable from no request', () => {
+  it('only the render process imports the renderers (render-jobs.mjs); the service imports their types alone', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const sources = ['apps', 'packages'].flatMap((top) =>
+      readdirSync(path.join(root, top)).flatMap((pkg) =>
+        filesUnder(path.join(root, top, pkg, 'src')).map((f) => path.join(top, pkg, 'src', f)),
+      ),
+    );
+    const importers = sources
+      .filter((f) => /\.(ts|mts|mjs|js)$/.test(f) && !f.endsWith('.d.mts'))
+      .filter((f) =>
+        readFileSync(path.join(root, f), 'utf8')
+          .split('\n')
+          .some((line) => /render-jobs\.mjs['"]/.test(line) && !/^\s*(import|export) type\b/.test(line)),
+      );
+    expect(importers).toEqual(['packages/domain/src/rendering/render-worker.mjs']);
   });
 });
 

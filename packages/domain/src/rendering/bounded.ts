@@ -19,7 +19,10 @@ export function renderTurnOf(ctx: Pick<DomainContext, 'principal'>): string {
  * service's own process). It goes to the front of its environment's queue (a send waits
  * for it in its transaction), and a failure refuses the send (503), nothing stored.
  */
-export async function renderInvoicePdfBounded(ctx: Pick<DomainContext, 'services' | 'principal'>, data: InvoicePdfData): Promise<Uint8Array> {
+export async function renderInvoicePdfBounded(
+  ctx: Pick<DomainContext, 'services' | 'principal'>,
+  data: InvoicePdfData,
+): Promise<Uint8Array> {
   const result = await renderPoolOf(ctx).run(renderTurnOf(ctx), { kind: 'invoice-pdf', data }, { first: true });
   if (result.ok) return result.bytes;
   throw new UnavailableError(`the invoice PDF could not be rendered (${result.reason}: ${result.message})`);

@@ -5,10 +5,10 @@ export interface RenderLimits {
   /** RENDER_WORKERS_PER_ENVIRONMENT: how many of them one environment's jobs may hold at once */
   perEnvironment: number;
   /**
-   * RENDER_MEMORY_MB: the memory one render process may take. Its data segment (RLIMIT_DATA,
-   * every native allocation: libvips, Skia, array buffers) is limited to this, its JavaScript heap
-   * to half of it; past either it fails or is ended. After a job that leaves it holding more than
-   * half of this, it is replaced by a fresh one.
+   * RENDER_MEMORY_MB: the memory one render process may take: its data segment (RLIMIT_DATA, on
+   * Linux), which holds every allocation, native (libvips, Skia, array buffers) and the JavaScript
+   * heap alike; elsewhere its JavaScript heap only. Past it a job fails or its process ends. After a
+   * job that leaves it holding more than half of this, it is replaced by a fresh one.
    */
   memoryMb: number;
   /** RENDER_TIMEOUT_MS: a job running longer is ended (its process killed) */

@@ -146,17 +146,36 @@ export class RenderPool {
 
   private spawnWorker(): Worker {
     const { memoryMb } = this.limits;
-    const args = [`--max-old-space-size=${Math.max(64, Math.floor(memoryMb / 2))}`, WORKER_FILE];
     const env: NodeJS.ProcessEnv = {};
     for (const name of PASSED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
-    const options = { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[], serialization: 'advanced' as const, env };
-    // the data segment's limit bounds what native code allocates too; where the shell cannot raise
-    // it that far, a lower hard limit is in force already
-    const child =
-      process.platform === 'linux' && existsSync('/bin/sh')
-        ? spawn('/bin/sh', ['-c', 'ulimit -d "$0" 2>/dev/null; exec "$@"', String(memoryMb * 1024), process.execPath, ...args], options)
-        : spawn(process.execPath, args, options);
-    const worker: Worker = { child, ready: Promise.resolve(false), jobs: 0, running: null, idleTimer: null, stderr: '', killed: false, started: false };
+    const options = {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+      serialization: 'advanced' as const,
+      env,
+    };
+    // Where the shell can limit the data segment, that limit bounds everything the process allocates,
+    // native code and the JavaScript heap alike; where it cannot raise it that far, a lower hard limit
+    // is in force already. The heap's own limit is then set above it: under a low heap limit V8
+    // collects so often that a PDF page took twice the processor time. Elsewhere the heap limit is the bound.
+    const limited = process.platform === 'linux' && existsSync('/bin/sh');
+    const args = [`--max-old-space-size=${limited ? memoryMb * 4 : memoryMb}`, WORKER_FILE];
+    const child = limited
+      ? spawn(
+          '/bin/sh',
+          ['-c', 'ulimit -d "$0" 2>/dev/null; exec "$@"', String(memoryMb * 1024), process.execPath, ...args],
+          options,
+        )
+      : spawn(process.execPath, args, options);
+    const worker: Worker = {
+      child,
+      ready: Promise.resolve(false),
+      jobs: 0,
+      running: null,
+      idleTimer: null,
+      stderr: '',
+      killed: false,
+      started: false,
+    };
     this.workers.add(worker);
     child.stderr?.on('data', (c: Buffer) => {
       worker.stderr = (worker.stderr + c.toString('utf8')).slice(-2000);
@@ -228,10 +247,7 @@ export class RenderPool {
   private answered(worker: Worker, m: { id?: number; result?: JobResult; rss?: number }): void {
     if (m.id === undefined || worker.running?.id !== m.id || !m.result) return;
     const r = m.result;
-    this.finish(
-      worker,
-      r.ok ? { ok: true, bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength) } : r,
-    );
+    this.finish(worker, r.ok ? { ok: true, bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength) } : r);
     // memory a job leaves behind (fragments, caches) goes with its process
     if ((m.rss ?? 0) > (this.limits.memoryMb / 2) * 1024 * 1024) this.end(worker);
     else this.release(worker);
@@ -295,7 +311,11 @@ export class RenderPool {
 
   /** an idle render process does not keep the service's process alive */
   private hold(worker: Worker, busy: boolean): void {
-    const handles = [worker.child, worker.child.channel, worker.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
+    const handles = [worker.child, worker.child.channel, worker.child.stderr] as (
+      | { ref(): void; unref(): void }
+      | null
+      | undefined
+    )[];
     for (const h of handles) {
       if (busy) h?.ref();
       else h?.unref();
