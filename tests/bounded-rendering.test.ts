@@ -182,11 +182,14 @@ describe('expensive work is bounded in memory and shared fairly between environm
     }
   });
 
-  it('the same bomb asked for twice at once is rendered once: both answer the icon', async () => {
+  it('a new bomb asked for by two requests at once (thumbnail and preview) answers both the icon, and is remembered once', async () => {
+    const marks = () => filesUnder(path.join(t.dataDir, 'files')).filter((f) => f.endsWith('-failed')).length;
+    const before = marks();
     const id = await documentOf(heavy, 'heavy', 'forms-bomb-3.pdf', nestedFormsPdf(10, 9), 'application/pdf');
     const [a, b] = await Promise.all([thumbnailOf(heavy, id), thumbnailOf(heavy, id, 'preview')]);
     expectTypeIcon(a);
     expectTypeIcon(b);
+    expect(marks()).toBe(before + 1);
   });
 });
 

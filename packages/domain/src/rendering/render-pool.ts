@@ -211,7 +211,8 @@ export class RenderPool {
     const id = ++this.seq;
     worker.running = { task, key, id, timer: null };
     if (!(await worker.ready)) {
-      this.finish(worker, { ok: false, reason: 'crashed', message: 'the render process did not start' });
+      // not the content's doing: nothing is remembered of it
+      this.finish(worker, { ok: false, reason: 'unavailable', message: 'the render process did not start' });
       this.end(worker);
       return;
     }
@@ -280,7 +281,9 @@ export class RenderPool {
     const i = this.idle.indexOf(worker);
     if (i >= 0) this.idle.splice(i, 1);
     if (worker.idleTimer) clearTimeout(worker.idleTimer);
-    if (worker.running) {
+    if (worker.running && this.closed) {
+      this.finish(worker, { ok: false, reason: 'closed', message: 'the render pool is closed' });
+    } else if (worker.running) {
       const outOfMemory = /out of memory|allocation failed|ENOMEM|Cannot allocate/i.test(worker.stderr);
       this.finish(worker, {
         ok: false,

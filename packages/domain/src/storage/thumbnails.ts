@@ -74,7 +74,7 @@ export interface ThumbnailOptions {
   environment: string;
 }
 
-// one rendering per content and size at a time in this process: equal requests share it
+// one rendering per environment, content and size at a time in this process: equal requests share it
 const inFlight = new Map<string, Promise<Buffer | null>>();
 
 /**
@@ -126,7 +126,8 @@ export async function thumbnail(
       .catch(() => null);
     if (!meta?.width || !meta.height || meta.width * meta.height > maxPixels) return icon();
   }
-  const flight = `${sha}-${size}`;
+  // per environment too: a request never waits in another environment's queue
+  const flight = `${options.environment}:${sha}-${size}`;
   let made = inFlight.get(flight);
   if (!made) {
     made = render(storage, source.storageKey, { pdf, sha, size, maxPixels, maxBytes, cacheKey }, options).finally(() =>
