@@ -165,6 +165,9 @@ async function render(
     await storage.writeAt(t.cacheKey, 0, result.bytes);
     return result.bytes;
   }
-  if (CONTENT_FAILURES.has(result.reason)) await rememberFailure(storage, t.sha, result.reason, result.message);
+  if (CONTENT_FAILURES.has(result.reason)) {
+    // a mark that cannot be written costs the next request a render, never this one its icon
+    await rememberFailure(storage, t.sha, result.reason, result.message).catch(() => undefined);
+  }
   return null;
 }
