@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
  * run after the others, each alone on the machine, so that another test file's load on the
  * two cores is not what they measure.
  */
-const ALONE = ['tests/hardening-pathological-filters.test.ts', 'tests/webhooks-faults.test.ts'];
+const ALONE = [
+  'tests/hardening-pathological-filters.test.ts',
+  'tests/webhooks-faults.test.ts',
+  // another environment's thumbnail within 2 s while bombs run, and the service's memory while they do
+  'tests/bounded-rendering.test.ts',
+];
 
 export default defineConfig({
   test: {

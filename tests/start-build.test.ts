@@ -60,8 +60,8 @@ describe('the compiled start', () => {
       .map((m) => m[1] ?? '')
       .filter((s) => !s.startsWith('node:') && !s.startsWith('.'));
     expect(bare).toEqual([]);
-    // the PDF worker thread and the migrations folder are found beside their sources
-    expect(code).toContain('packages/domain/src/storage/pdf-page.ts');
+    // the render processes' script and the migrations folder are found beside their sources
+    expect(code).toContain('packages/domain/src/rendering/render-pool.ts');
     expect(code).toContain('packages/db/src/migrations.ts');
     expect(code).not.toMatch(/from "@bo\//);
   });
@@ -72,17 +72,24 @@ describe('the compiled start', () => {
     expect(isLauncher([process.execPath, '/usr/lib/node_modules/pnpm/bin/pnpm.cjs', 'start'])).toBe(true);
   });
 
-  it('bundled, the PDF renderer still starts its worker thread from its source folder and renders a page', () => {
+  it('bundled, the render pool still starts its render processes from its source folder: a PDF page and an invoice render', () => {
     const pdf = path.join(buildDir, 'one-page.pdf');
     writeFileSync(pdf, onePagePdf());
-    const out = path.join(buildDir, 'pdf-page.mjs');
+    const out = path.join(buildDir, 'render-pool.mjs');
     const answer = node(`
       import { readFileSync } from 'node:fs';
       import { bundle } from './scripts/build.mjs';
-      await bundle('packages/domain/src/storage/pdf-page.ts', ${JSON.stringify(out)});
-      const { renderPdfFirstPage } = await import(${JSON.stringify(out)});
-      const png = await renderPdfFirstPage(readFileSync(${JSON.stringify(pdf)}), 64);
-      console.log(png ? png.subarray(1, 4).toString('latin1') : 'null');`);
-    expect(answer).toBe('PNG');
+      await bundle('packages/domain/src/rendering/render-pool.ts', ${JSON.stringify(out)});
+      const { RenderPool } = await import(${JSON.stringify(out)});
+      const pool = new RenderPool();
+      const page = await pool.run('e', { kind: 'pdf-thumbnail', bytes: readFileSync(${JSON.stringify(pdf)}), size: 64,
+        maxPixels: 1e6, maxPaints: 1e4, maxContentBytes: 1e6 });
+      const invoice = await pool.run('e', { kind: 'invoice-pdf', data: { title: 'Invoice', invoiceNumber: '1', invoiceDate: '2026-01-01',
+        dueDate: null, company: { name: 'A', address: [], vatNumber: null, bankAccount: null }, debtor: { name: 'B', address: [] },
+        subject: null, reference: null, lines: [], vatByClass: [], totalExcl: '0', totalVat: '0', totalIncl: '0', creditOf: null } });
+      await pool.close();
+      const head = (r, n) => (r.ok ? Buffer.from(r.bytes).subarray(0, n).toString('latin1') : r.reason + ': ' + r.message);
+      console.log(head(page, 4).slice(1), head(invoice, 5));`);
+    expect(answer).toBe('PNG %PDF-');
   }, 60_000);
 });

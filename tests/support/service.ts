@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningService, type ServiceLimits, startService } from '@bo/server';
 import { ALL_RIGHTS, createCaller, type Rights, systemClock } from '@bo/domain';
+import type { RenderLimits } from '@bo/domain/rendering/render-limits';
 import { DEFAULT_UPLOAD_CONFIG, type UploadConfig } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -78,6 +79,8 @@ export async function startTestService(
     runWorker?: boolean;
     webhooks?: Partial<WebhookConfig>;
     uploads?: Partial<UploadConfig>;
+    /** the render processes' limits (RENDER_* defaults otherwise) */
+    rendering?: Partial<RenderLimits>;
     /** the guards' limits (defaults otherwise; the failed-auth throttle is off unless given) */
     limits?: Partial<ServiceLimits>;
     /** reuse an existing database and data folder (a restart) */
@@ -104,6 +107,7 @@ export async function startTestService(
     // tests deliver to receivers on 127.0.0.1
     webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateTargets: true, ...opts.webhooks },
     uploads: { ...DEFAULT_UPLOAD_CONFIG, ...opts.uploads },
+    rendering: opts.rendering,
     // tests make many failed authentications from 127.0.0.1 on purpose: throttled only where a test asks
     limits: { authFailuresPerMinute: 0, ...opts.limits },
   });

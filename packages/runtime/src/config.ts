@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import path from 'node:path';
+import { type RenderLimits, renderLimitsFromEnv } from '@bo/domain/rendering/render-limits';
 import { type UploadConfig, uploadConfigFromEnv } from '@bo/domain/uploads/upload-config';
 import { type WebhookConfig, webhookConfigFromEnv } from '@bo/domain/webhooks/webhook-config';
 
@@ -32,6 +33,8 @@ export interface ServiceConfig {
   webhooks?: WebhookConfig;
   /** upload limits (UPLOAD_*); defaults when absent */
   uploads?: UploadConfig;
+  /** render processes for thumbnails and PDFs (RENDER_*); defaults when absent */
+  rendering?: Partial<RenderLimits>;
   /** the guards every door has; defaults when absent (see the README's table of limits) */
   limits?: Partial<ServiceLimits>;
 }
@@ -117,6 +120,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
     webhooks: webhookConfigFromEnv(env),
     uploads: uploadConfigFromEnv(env),
+    rendering: renderLimitsFromEnv(env),
     limits: {
       dbPoolSize: Math.max(1, count('DB_POOL_SIZE', env.DB_POOL_SIZE, DEFAULT_LIMITS.dbPoolSize)),
       dbIdleTimeoutMs: count('DB_POOL_IDLE_TIMEOUT_MS', env.DB_POOL_IDLE_TIMEOUT_MS, DEFAULT_LIMITS.dbIdleTimeoutMs),

@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import { type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
 import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
+import { RenderPool } from '@bo/domain/rendering/render-pool';
 import type { FileStorage } from '@bo/domain/shared/storage';
 import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
@@ -56,6 +57,8 @@ export interface ProcessCore<W extends RunningJobs> {
   worker: W;
   demo: DemoAccess | null;
   maintenance: MaintenanceReader;
+  /** the render processes of this process (thumbnails, PDFs), started when first needed */
+  rendering: RenderPool;
   /** stops the jobs (those in flight finish, a few seconds at most), then closes the database */
   close(): Promise<void>;
 }
@@ -81,6 +84,7 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
   const demo = opts.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
   // the same files in every process: on several machines DATA_DIR must be shared storage
   const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
+  const rendering = new RenderPool(config.rendering);
   const worker = await opts.jobs({
     connectionString: database.connectionString,
     prisma: database.prisma,
@@ -100,9 +104,11 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     worker,
     demo,
     maintenance,
+    rendering,
     async close() {
       // in-flight jobs get a few seconds: the whole stop fits in a process manager's 10 s grace
       await worker.stop(5_000);
+      await rendering.close();
       await database.close();
     },
   };
@@ -157,6 +163,7 @@ export async function startHttpService<W extends RunningJobs>(
       storage: core.storage,
       uploads: config.uploads ?? DEFAULT_UPLOAD_CONFIG,
       webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
+      rendering: core.rendering,
     },
     rateLimit,
     maintenance: core.maintenance,

@@ -4,6 +4,7 @@ import { scopeToEnvironment } from '@bo/db';
 import type { Clock } from './clock.js';
 import type { JobQueue } from './jobs.js';
 import type { FileStorage } from './storage.js';
+import type { RenderPool } from '../rendering/render-pool.js';
 import type { UploadConfig } from '../uploads/upload-config.js';
 import type { WebhookConfig } from '../webhooks/webhook-config.js';
 import type { Rights } from './rights.js';
@@ -44,6 +45,8 @@ export interface DomainServices {
   uploads?: UploadConfig;
   /** webhook target policy (private targets) and delivery settings */
   webhooks?: WebhookConfig;
+  /** render processes for expensive work (thumbnails, invoice PDFs); the process's own pool when absent */
+  rendering?: RenderPool;
 }
 
 const scopedCache = new WeakMap<PrismaClient, Map<string, ScopedClient>>();

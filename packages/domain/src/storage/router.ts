@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { moduleProcedure, router, userProcedure } from '../trpc.js';
+import { renderPoolOf, renderTurnOf } from '../rendering/bounded.js';
 import { requireStorage } from '../uploads/require-storage.js';
 import { DEFAULT_MAX_IMAGE_PIXELS } from '../uploads/upload-config.js';
 import { uploadStatusSchema } from '../uploads/upload.schema.js';
@@ -30,7 +31,7 @@ export const storageRouter = router({
       const size = thumbnailSize(input.size);
       const doc = await readableDocument(ctx, input.id);
       const maxPixels = ctx.services?.uploads?.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS;
-      return thumbnail(requireStorage(ctx), doc, size, maxPixels);
+      return thumbnail(requireStorage(ctx), doc, size, { maxPixels, pool: renderPoolOf(ctx), environment: renderTurnOf(ctx) });
     }),
   icon: userProcedure
     .input(

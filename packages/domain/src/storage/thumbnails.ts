@@ -3,11 +3,15 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { ValidationError } from '../shared/errors.js';
 import type { FileStorage } from '../shared/storage.js';
+import { knownFailure, rememberFailure } from '../rendering/remembered-failures.js';
+import { CONTENT_FAILURES, type RenderJob, type RenderPool } from '../rendering/render-pool.js';
 import { DEFAULT_MAX_IMAGE_PIXELS } from '../uploads/upload-config.js';
 import { fileIconSvg, fileKind } from './file-kind.js';
 import { normalType, RASTER_IMAGES } from './inspect.js';
-import { PDF_RENDER_MAX_BYTES, renderPdfFirstPage } from './pdf-page.js';
 import { etagOf, type StoredFile } from './stored-file.js';
+
+/** The largest PDF a thumbnail is made of (larger: its icon). */
+export const PDF_RENDER_MAX_BYTES = 20 * 1024 * 1024;
 
 /** The sizes thumbnails are made in (the longest side, in pixels); preview is the largest. */
 export const THUMBNAIL_SIZES = [64, 128, 256, 512, 1024] as const;
@@ -62,26 +66,42 @@ export function iconFile(kind: ReturnType<typeof fileKind>, size = 64): StoredFi
   return bytesFile(svg, 'image/svg+xml', `${kind}.svg`, etagOf('icon', kind, size, svg.length));
 }
 
+export interface ThumbnailOptions {
+  /** an image (or a PDF page's image) whose header declares more pixels is never decoded */
+  maxPixels?: number;
+  /** where the rendering runs, and whose turn it takes */
+  pool: RenderPool;
+  environment: string;
+}
+
+// one rendering per environment, content and size at a time in this process: equal requests share it
+const inFlight = new Map<string, Promise<Buffer | null>>();
+
 /**
- * A thumbnail of an image, at most `size` pixels on its longest side, as PNG:
- * made with sharp (libvips) once and kept in file storage under
- * thumbs/<sha-256 of the bytes>-<size>, so equal bytes share it and changed
- * bytes never meet an old one. The image's header is checked against the pixel
- * limit before anything is decoded. A PDF's first page is rendered by pdf.js
- * (up to PDF_RENDER_MAX_BYTES) and kept the same way; anything else, or a PDF
- * that cannot be rendered, gets the icon of its type.
+ * A thumbnail of an image or of a PDF's first page, at most `size` pixels on its
+ * longest side, as PNG: made once in a render process (rendering/render-pool.ts:
+ * its own memory limit, a time limit, a fair turn among environments) and kept
+ * in file storage under thumbs/<sha-256 of the bytes>-<size>, so equal bytes share
+ * it and changed bytes never meet an old one. An image's header is checked against
+ * the pixel limit before anything is decoded, a PDF page's structure (its images'
+ * declared sizes, its nesting of forms) likewise. Bytes that could not be made a
+ * thumbnail are remembered by their hash (rendering/remembered-failures.ts): the
+ * next request, in any process, answers their icon at once. Anything else, or a file
+ * larger than its limit, gets the icon of its type.
  */
 export async function thumbnail(
   storage: FileStorage,
   source: ThumbnailSource,
   size: number,
-  maxPixels: number = DEFAULT_MAX_IMAGE_PIXELS,
+  options: ThumbnailOptions,
 ): Promise<StoredFile> {
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_IMAGE_PIXELS;
   const type = normalType(source.contentType);
   const pdf = type === 'application/pdf';
   const icon = () => iconFile(fileKind({ contentType: type, fileName: source.fileName }), size);
   if (!RASTER_IMAGES.has(type) && !pdf) return icon();
-  if (pdf && ((await storage.size(source.storageKey)) ?? Infinity) > PDF_RENDER_MAX_BYTES) return icon();
+  const maxBytes = pdf ? PDF_RENDER_MAX_BYTES : options.pool.limits.maxImageBytes;
+  if (((await storage.size(source.storageKey)) ?? Infinity) > maxBytes) return icon();
   const sha = source.sha256 ?? (await contentHash(storage, source.storageKey));
   const cacheKey = `thumbs/${sha.slice(0, 2)}/${sha}-${size}`;
   const name = `${source.fileName.replace(/\.[^.]*$/, '')}-${size}.png`;
@@ -97,25 +117,57 @@ export async function thumbnail(
       open: (range) => storage.createReadStream(cacheKey, range),
     };
   }
-  if (pdf) {
-    const bytes = await storage.readHead(source.storageKey, PDF_RENDER_MAX_BYTES);
-    const page = await renderPdfFirstPage(new Uint8Array(bytes), size);
-    if (!page) return icon();
-    await storage.writeAt(cacheKey, 0, page);
-    return bytesFile(page, 'image/png', name, etag);
+  if (await knownFailure(storage, sha)) return icon();
+  if (!pdf) {
+    // the header alone (no pixel decoded) says whether the image is past the limit: no render process needed
+    const head = await storage.readHead(source.storageKey, 256 * 1024);
+    const meta = await sharp(head, { failOn: 'none', limitInputPixels: false })
+      .metadata()
+      .catch(() => null);
+    if (!meta?.width || !meta.height || meta.width * meta.height > maxPixels) return icon();
   }
-  const head = await storage.readHead(source.storageKey, 256 * 1024);
-  const meta = await sharp(head, { failOn: 'none', limitInputPixels: false })
-    .metadata()
-    .catch(() => null);
-  if (!meta?.width || !meta.height || meta.width * meta.height > maxPixels) return iconFile('image', size);
-  const resize = sharp({ failOn: 'none', limitInputPixels: maxPixels })
-    .rotate()
-    .resize(size, size, { fit: 'inside', withoutEnlargement: true })
-    .png();
-  storage.createReadStream(source.storageKey).pipe(resize);
-  const png = await resize.toBuffer().catch(() => null);
-  if (!png) return iconFile('image', size);
-  await storage.writeAt(cacheKey, 0, png);
-  return bytesFile(png, 'image/png', name, etag);
+  // per environment too: a request never waits in another environment's queue
+  const flight = `${options.environment}:${sha}-${size}`;
+  let made = inFlight.get(flight);
+  if (!made) {
+    made = render(storage, source.storageKey, { pdf, sha, size, maxPixels, maxBytes, cacheKey }, options).finally(() =>
+      inFlight.delete(flight),
+    );
+    inFlight.set(flight, made);
+  }
+  const png = await made;
+  return png ? bytesFile(png, 'image/png', name, etag) : icon();
+}
+
+async function render(
+  storage: FileStorage,
+  key: string,
+  t: { pdf: boolean; sha: string; size: number; maxPixels: number; maxBytes: number; cacheKey: string },
+  options: ThumbnailOptions,
+): Promise<Buffer | null> {
+  const { limits } = options.pool;
+  // the bytes are read when a render process is free, so waiting jobs hold no file in memory
+  const job = async (): Promise<RenderJob> => {
+    const bytes = await storage.readHead(key, t.maxBytes);
+    return t.pdf
+      ? {
+          kind: 'pdf-thumbnail',
+          bytes,
+          size: t.size,
+          maxPixels: t.maxPixels,
+          maxPaints: limits.maxPaints,
+          maxContentBytes: limits.maxContentBytes,
+        }
+      : { kind: 'image-thumbnail', bytes, size: t.size, maxPixels: t.maxPixels };
+  };
+  const result = await options.pool.run(options.environment, job);
+  if (result.ok) {
+    await storage.writeAt(t.cacheKey, 0, result.bytes);
+    return result.bytes;
+  }
+  if (CONTENT_FAILURES.has(result.reason)) {
+    // a mark that cannot be written costs the next request a render, never this one its icon
+    await rememberFailure(storage, t.sha, result.reason, result.message).catch(() => undefined);
+  }
+  return null;
 }

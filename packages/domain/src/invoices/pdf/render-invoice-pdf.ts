@@ -36,7 +36,10 @@ const money = (v: string) => `EUR ${v}`;
 /** 21.0000 → 21, 6.5000 → 6.5 */
 const percent = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
 
-/** Renders the invoice as a PDF with pdf-lib (A4, standard fonts: no font files to ship). */
+/**
+ * Renders the invoice as a PDF with pdf-lib (A4, standard fonts: no font files to ship). Called in a
+ * render process (rendering/bounded.ts, renderInvoicePdfBounded), never in the service's own.
+ */
 export async function renderInvoicePdf(d: InvoicePdfData): Promise<Uint8Array> {
   // loaded at the first invoice rendered, not at every start (about 0.12 s of it)
   const { PDFDocument, StandardFonts } = await import('pdf-lib');

@@ -6,7 +6,8 @@ import { newEntityId } from '../../shared/ids.js';
 import type { FileStorage } from '../../shared/storage.js';
 import { PREFERRED_PROFILE_ORDER } from '../../crm/myorganization/myorganizationprofile.entity.js';
 import { invoice } from '../invoice/invoice.entity.js';
-import { type InvoicePdfData, renderInvoicePdf } from './render-invoice-pdf.js';
+import { renderInvoicePdfBounded } from '../../rendering/bounded.js';
+import type { InvoicePdfData } from './render-invoice-pdf.js';
 
 type Address = {
   line1: string | null;
@@ -96,7 +97,7 @@ export async function storeInvoicePdf(
     totalIncl: row.totalIncl,
     creditOf: credited?.invoiceNumber ?? null,
   };
-  const bytes = await renderInvoicePdf(data);
+  const bytes = await renderInvoicePdfBounded(w.ctx, data);
   const hex = randomBytes(16).toString('hex');
   const storageKey = `documents/${hex.slice(0, 2)}/${hex}`;
   written.push(storageKey);
