@@ -1,3 +1,5 @@
+import { tenantSql } from '@bo/db';
+import { invoiceDraftRequestJob } from '@bo/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Create } from './support/projects.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
@@ -105,6 +107,35 @@ describe('invoiceDraftRequest.create and invoiceDraftRequest.get', () => {
     ]);
     expectViolations(await acme.v3('POST', '/invoiceDraftRequest.create', { projectIds: [project, project] }), ['projectIds.1']);
     expect(await t.db.query('SELECT count(*)::int AS n FROM invoice_draft_request')).toEqual(before);
+  });
+
+  it("a job is queued through its write's tenant reader: there when the write commits, never when it rolls back", async () => {
+    const [env] = await t.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'acme'`);
+    const environmentId = env?.id as string;
+    const sql = tenantSql(t.service.database.prisma, environmentId);
+    if (!sql.transaction) throw new Error('the test database offers a transaction of our own');
+    const jobs = t.service.worker.jobs;
+    const rolledBack = `reader-rolled-back-${Date.now()}`;
+    const committed = `reader-committed-${Date.now()}`;
+    await expect(
+      sql.transaction(async (reader) => {
+        await jobs.send(
+          invoiceDraftRequestJob,
+          { environmentId, requestId: rolledBack },
+          { sql: reader, singletonKey: rolledBack },
+        );
+        throw new Error('the write fails after queuing its job');
+      }),
+    ).rejects.toThrow('the write fails after queuing its job');
+    const id = await sql.transaction((reader) =>
+      jobs.send(invoiceDraftRequestJob, { environmentId, requestId: committed }, { sql: reader, singletonKey: committed }),
+    );
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const queued = await t.db.query<{ id: string; key: string; data: { requestId: string } }>(
+      'SELECT id::text AS id, singleton_key AS key, data FROM pgboss.job WHERE singleton_key = ANY($1::text[])',
+      [[rolledBack, committed]],
+    );
+    expect(queued).toEqual([{ id, key: committed, data: expect.objectContaining({ environmentId, requestId: committed }) }]);
   });
 
   it('get: 404 for a missing request, 403 without right', async () => {

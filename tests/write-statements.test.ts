@@ -251,8 +251,8 @@ describe('statements of a write', () => {
       api.v3('POST', '/employee.create', { name: 'Counted Employee', function: 'Designer' }),
     );
     expect(answer.status, answer.text).toBe(201);
-    const tx = transactionWith(statements, /INSERT INTO "public"\."employee" /);
-    const insert = statements.find((s) => /INSERT INTO "public"\."employee" /.test(s.sql)) as LoggedStatement;
+    const tx = transactionWith(statements, /INSERT INTO ("public"\.)?"employee" /);
+    const insert = statements.find((s) => /INSERT INTO ("public"\.)?"employee" /.test(s.sql)) as LoggedStatement;
     const commit = statements.findIndex(
       (s, n) => n > statements.indexOf(insert) && s.connection === insert.connection && s.sql === 'COMMIT',
     );

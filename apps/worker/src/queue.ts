@@ -21,7 +21,22 @@ export function createBoss(
   });
 }
 
-/** The domain's JobQueue port: the job is inserted through the change's own transaction. */
+/**
+ * A statement of pg-boss's, for the change's tenant reader: the reader binds the environment as $1
+ * of every statement, so pg-boss's own parameters move up by one, and the environment is named in a
+ * CTE that nothing reads (PostgreSQL refuses a parameter whose type it cannot tell, and pg-boss's
+ * tables have no environment). pg-boss's job insert is one INSERT … SELECT … RETURNING id.
+ */
+export function onTenantReader(text: string): string {
+  const shifted = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 1}`);
+  const environment = 'job_environment AS (SELECT $1::text AS id)';
+  const withClause = /^\s*WITH\s/i;
+  if (/^\s*WITH\s+RECURSIVE\s/i.test(shifted))
+    throw new Error('a recursive pg-boss statement cannot be sent on the tenant reader');
+  return withClause.test(shifted) ? shifted.replace(withClause, `WITH ${environment}, `) : `WITH ${environment} ${shifted}`;
+}
+
+/** The domain's JobQueue port: the job is inserted through the change's own transaction, by its tenant reader. */
 export class PgBossJobQueue implements JobQueue {
   constructor(private readonly boss: PgBoss) {}
 
@@ -33,8 +48,8 @@ export class PgBossJobQueue implements JobQueue {
     // checked before anything is written: a payload its definition refuses is never queued
     const data = jobData(job, payload);
     const db = {
-      executeSql: async (text: string, values: unknown[]) => ({
-        rows: await opts.tx.$queryRawUnsafe<unknown[]>(text, ...values),
+      executeSql: async (text: string, values: unknown[] = []) => ({
+        rows: await opts.sql.read<unknown>(onTenantReader(text), values),
       }),
     };
     return this.boss.send(job.name, data, {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PrismaClient } from '@bo/db';
 import type { Clock } from './clock.js';
-import type { ScopedTransaction as Db } from '@bo/db';
+import type { TenantReader } from '@bo/db';
 import type { FileStorage } from './storage.js';
 import type { WebhookConfig } from '../webhooks/webhook-config.js';
 
@@ -68,8 +68,8 @@ export interface JobQueue {
 }
 
 export interface JobSendOptions {
-  /** the transaction of the change; the job is committed with it */
-  tx: Db;
+  /** the tenant reader of the change's transaction: the job is inserted through it and committed with it */
+  sql: TenantReader;
   /** a job with the same key that is still waiting is not queued twice */
   singletonKey?: string;
   startAfterSeconds?: number;

@@ -1,4 +1,4 @@
-import { assertReferences, getEntity, inWrite, recordChange, type WriteContext } from '../../shared/entity/index.js';
+import { assertReferences, getEntity, inSqlWrite, recordChange, type SqlWriteContext } from '../../shared/entity/index.js';
 import { employee } from '../../hrm/employee/employee.entity.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { UserContext } from '../../trpc.js';
@@ -9,12 +9,14 @@ import { transitionWeek, weekStartOf } from './week.js';
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
-async function stateOf(w: WriteContext, input: { approvalStatusId?: string | undefined; status?: ApprovalState | undefined }) {
+async function stateOf(w: SqlWriteContext, input: { approvalStatusId?: string | undefined; status?: ApprovalState | undefined }) {
   if (input.status) return input.status;
   if (!input.approvalStatusId) {
     throw new ValidationError([{ path: 'approvalStatusId', message: 'This value is required.', code: 'required' }]);
   }
-  const row = await w.tx.approvalStatus.findUnique({ where: { id: input.approvalStatusId } });
+  const [row] = await w.sql.read<{ key: string }>('SELECT key FROM approval_status WHERE environment_id = $1 AND id = $2', [
+    input.approvalStatusId,
+  ]);
   if (!row) {
     throw new ValidationError([
       {
@@ -27,21 +29,21 @@ async function stateOf(w: WriteContext, input: { approvalStatusId?: string | und
   return row.key as ApprovalState;
 }
 
-async function recordTransition(w: WriteContext, employeeId: string, date: Date, to: ApprovalState): Promise<string> {
+async function recordTransition(w: SqlWriteContext, employeeId: string, date: Date, to: ApprovalState): Promise<string> {
   await assertReferences(w.sql, [{ path: 'employeeId', target: employee, id: employeeId }]);
   const id = await transitionWeek(w, employeeId, date, to);
-  await recordChange(w, approval, id, 'created');
+  await recordChange(w, approval, id, 'created', false);
   return id;
 }
 
 /** Submits an employee's week for approval. */
 export function submitWeek(ctx: UserContext, input: WeekInput) {
-  return inWrite(ctx, async (w) => ({ id: await recordTransition(w, input.employeeId, input.date, 'submitted') }));
+  return inSqlWrite(ctx, async (w) => ({ id: await recordTransition(w, input.employeeId, input.date, 'submitted') }));
 }
 
 /** Submits every week of a period (hours/submit, hours/submission): answers one transition per week. */
 export function submitPeriod(ctx: UserContext, input: PeriodInput) {
-  return inWrite(ctx, async (w) => {
+  return inSqlWrite(ctx, async (w) => {
     const ids: string[] = [];
     const end = input.endDate ?? input.startDate;
     if (end < input.startDate) {
@@ -58,7 +60,7 @@ export function submitPeriod(ctx: UserContext, input: PeriodInput) {
 
 /** Approves or rejects (or reopens) a week: a new transition. */
 export function decideWeek(ctx: UserContext, input: ApprovalInput) {
-  return inWrite(ctx, async (w) => {
+  return inSqlWrite(ctx, async (w) => {
     // the references first, so that every missing one is reported together
     await assertReferences(w.sql, [
       { path: 'employeeId', target: employee, id: input.employeeId },
@@ -79,7 +81,7 @@ export function rejectWeek(ctx: UserContext, input: WeekInput) {
 /** A new state for the week of an existing transition (PUT hours/approval/{id}); the history keeps both. */
 export async function changeApproval(ctx: UserContext, id: string, input: ApprovalUpdateInput) {
   const before = await getEntity(ctx, approval, id);
-  return inWrite(ctx, async (w) => {
+  return inSqlWrite(ctx, async (w) => {
     const to = await stateOf(w, input);
     return { id: await recordTransition(w, before.employee?.id as string, new Date(`${before.weekStart}T00:00:00Z`), to) };
   });
@@ -90,7 +92,7 @@ export async function withdrawApproval(ctx: UserContext, id: string) {
   const before = await getEntity(ctx, approval, id);
   if (!before.employee) throw new NotFoundError('approval', id);
   const employeeId = before.employee.id;
-  return inWrite(ctx, async (w) => {
+  return inSqlWrite(ctx, async (w) => {
     await recordTransition(w, employeeId, new Date(`${before.weekStart}T00:00:00Z`), 'open');
     return { id };
   });

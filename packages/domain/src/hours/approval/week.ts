@@ -1,5 +1,4 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { recordChange, type WriteContext } from '../../shared/entity/index.js';
+import { recordChange, type SqlWriteContext } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { ApprovalState } from '../hours/hours.entity.js';
 import { hours } from '../hours/hours.entity.js';
@@ -17,7 +16,7 @@ export function weekStartOf(d: Date): Date {
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The state of an employee's week: its latest transition, open when it has none. */
-export async function weekStateOf(w: WriteContext, employeeId: string, weekStart: Date): Promise<ApprovalState> {
+export async function weekStateOf(w: SqlWriteContext, employeeId: string, weekStart: Date): Promise<ApprovalState> {
   const [last] = await w.sql.read<{ status: ApprovalState }>(
     `SELECT status FROM hour_approval WHERE environment_id = $1 AND employee_id = $2 AND week_start = $3::date
       ORDER BY created_at DESC, id DESC LIMIT 1`,
@@ -32,7 +31,7 @@ export async function weekStateOf(w: WriteContext, employeeId: string, weekStart
  * So a booking and a submission of its week never interleave: the booking either commits first
  * (and the submission then moves its hours too) or reads the submitted week and is refused.
  */
-export async function lockWeek(w: WriteContext, employeeId: string, weekStart: Date): Promise<void> {
+export async function lockWeek(w: SqlWriteContext, employeeId: string, weekStart: Date): Promise<void> {
   await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':week:' || $2 || ':' || $3, 0))`, [
     employeeId,
     iso(weekStart),
@@ -52,7 +51,7 @@ const ALLOWED: Record<ApprovalState, ApprovalState[]> = {
  * and moves the week's hours with it, each change an update event of the hours.
  * Answers the transition's id.
  */
-export async function transitionWeek(w: WriteContext, employeeId: string, day: Date, to: ApprovalState): Promise<string> {
+export async function transitionWeek(w: SqlWriteContext, employeeId: string, day: Date, to: ApprovalState): Promise<string> {
   const weekStart = weekStartOf(day);
   // one transition of a week at a time, and none while a booking in the week is being written
   await lockWeek(w, employeeId, weekStart);
@@ -74,9 +73,13 @@ export async function transitionWeek(w: WriteContext, employeeId: string, day: D
       throw approvalError('week_invoiced', `Hours of the week of ${iso(weekStart)} are invoiced; it cannot be reopened.`);
   }
   const id = newEntityId('approval');
-  await w.tx.hourApproval.create({
-    data: { id, environmentId: SCOPED_ENVIRONMENT, employeeId, weekStart, status: to, actorId: w.ctx.principal.userId },
-  });
+  // stamped when it is written, under the week's lock (not when the transaction began): the week's
+  // latest transition by created_at is then the one written last, as Prisma's client-side stamp was
+  await w.sql.queue(
+    `INSERT INTO hour_approval (environment_id, id, employee_id, week_start, status, actor_id, created_at, updated_at)
+     SELECT $1, $2, $3, $4::date, $5, $6, t.at, t.at FROM (SELECT clock_timestamp() AS at) t`,
+    [id, employeeId, iso(weekStart), to, w.ctx.principal.userId],
+  );
   const changed = await w.sql.read<{ id: string }>(
     `UPDATE hour_registration SET approval_status = $5, updated_at = now()
       WHERE environment_id = $1 AND employee_id = $2 AND start_date BETWEEN $3::date AND $4::date
@@ -84,7 +87,7 @@ export async function transitionWeek(w: WriteContext, employeeId: string, day: D
      RETURNING id`,
     [employeeId, iso(weekStart), iso(weekEnd), to],
   );
-  for (const h of changed) await recordChange(w, hours, h.id, 'updated');
+  for (const h of changed) await recordChange(w, hours, h.id, 'updated', false);
   // the week's mileage and expenses follow the same approval
   for (const [table, entity] of [
     ['mileage', mileage],
@@ -97,7 +100,7 @@ export async function transitionWeek(w: WriteContext, employeeId: string, day: D
        RETURNING id`,
       [employeeId, iso(weekStart), iso(weekEnd), to],
     );
-    for (const m of moved) await recordChange(w, entity, m.id, 'updated');
+    for (const m of moved) await recordChange(w, entity, m.id, 'updated', false);
   }
   return id;
 }

@@ -1,6 +1,6 @@
-import { parseDateTime, SCOPED_ENVIRONMENT } from '@bo/db';
+import { parseDateTime } from '@bo/db';
 import { deleteCustomFieldValues, writeCustomFields } from '../../customfields/index.js';
-import type { EntityCreate, EntityRemove, EntityUpdate, WriteContext } from '../../shared/entity/index.js';
+import type { EntityCreate, EntityUpdate, SqlWriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { lockWeek, weekStateOf, weekStartOf } from '../approval/week.js';
@@ -84,7 +84,7 @@ interface Booking {
  * Answers the project, billable and tariff the registration stores.
  */
 export async function checkBooking(
-  w: WriteContext,
+  w: SqlWriteContext,
   b: Booking,
 ): Promise<{ projectId: string; billable: boolean; tariff: number | null }> {
   // the service and its project are read under a share lock: closing the project or invoicing
@@ -94,10 +94,30 @@ export async function checkBooking(
       WHERE s.environment_id = $1 AND s.id = $2 FOR SHARE OF s, p`,
     [b.projectServiceId],
   );
-  const service = await w.tx.projectService.findUnique({
-    where: { id: b.projectServiceId },
-    include: { project: { include: { projectStatus: true } }, hourTypes: { include: { hourType: true } } },
-  });
+  // then, in a statement of its own (it sees what committed before the lock was granted): the
+  // service, its project's state, the service line of the hour type and the employee's assignments on it
+  const [service] = await w.sql.read<BookedService>(
+    `SELECT s.id, s.name, s.project_id AS "projectId", s.track_hours AS "trackHours", s.status,
+            s.invoice_method AS "invoiceMethod",
+            to_char(s.write_hours_start_date, 'YYYY-MM-DD') AS "from", to_char(s.write_hours_end_date, 'YYYY-MM-DD') AS "until",
+            p.name AS "projectName",
+            COALESCE((SELECT ps.is_closed FROM project_status ps WHERE ps.environment_id = $1 AND ps.id = p.project_status_id), false)
+              AS "projectClosed",
+            (SELECT json_build_object('billable', l.billable, 'tariff', COALESCE(l.tariff, ht.tariff)::text)
+               FROM project_service_hour_type l JOIN hour_type ht ON ht.environment_id = $1 AND ht.id = l.hour_type_id
+              WHERE l.environment_id = $1 AND l.project_service_id = s.id AND l.hour_type_id = $3
+              ORDER BY l.position, l.id LIMIT 1) AS line,
+            COALESCE((SELECT json_agg(json_build_object('startDate', to_char(a.start_date, 'YYYY-MM-DD'),
+                                                        'endDate', to_char(a.end_date, 'YYYY-MM-DD')))
+                        FROM assignment a
+                       WHERE a.environment_id = $1 AND a.project_service_id = s.id
+                         AND EXISTS (SELECT 1 FROM assignment_employee ae
+                                      WHERE ae.environment_id = $1 AND ae.assignment_id = a.id AND ae.employee_id = $4)),
+                     '[]'::json) AS assignments
+       FROM project_service s JOIN project p ON p.id = s.project_id AND p.environment_id = $1
+      WHERE s.environment_id = $1 AND s.id = $2`,
+    [b.projectServiceId, b.hourTypeId, b.employeeId],
+  );
   if (!service) throw new NotFoundError('projectservice', b.projectServiceId);
   if (b.projectId && b.projectId !== service.projectId) {
     throw new ValidationError([
@@ -110,31 +130,27 @@ export async function checkBooking(
       `Hours can only be booked on a service that tracks hours; ${service.name} does not.`,
     );
   }
-  const line = service.hourTypes.find((l) => l.hourTypeId === b.hourTypeId);
+  const line = service.line;
   if (!line) throw new BookingRefused('hour_type_not_on_service', `The hour type is not one of the service ${service.name}.`);
-  if (service.project.projectStatus?.isClosed) {
-    throw new BookingRefused('project_closed', `The project ${service.project.name} is closed; no hours can be booked on it.`);
+  if (service.projectClosed) {
+    throw new BookingRefused('project_closed', `The project ${service.projectName} is closed; no hours can be booked on it.`);
   }
   if (service.status === 'invoiced') {
     throw new BookingRefused('service_invoiced', `The service ${service.name} is invoiced; no hours can be booked on it.`);
   }
   const date = day(b.date);
-  const from = service.writeHoursStartDate ? day(service.writeHoursStartDate) : null;
-  const until = service.writeHoursEndDate ? day(service.writeHoursEndDate) : null;
+  const { from, until } = service;
   if ((from && date < from) || (until && date > until)) {
     throw new BookingRefused(
       'outside_registration_timeframe',
       `Hours on ${service.name} can be booked from ${from ?? 'any day'} until ${until ?? 'any day'}; ${date} is outside that timeframe.`,
     );
   }
-  const assignments = await w.tx.assignment.findMany({
-    where: { projectServiceId: service.id, employees: { some: { employeeId: b.employeeId } } },
-    select: { startDate: true, endDate: true },
-  });
+  const assignments = service.assignments;
   if (assignments.length === 0) {
     throw new BookingRefused('no_assignment', `The employee has no assignment on the service ${service.name}.`);
   }
-  const covered = assignments.some((a) => (!a.startDate || day(a.startDate) <= date) && (!a.endDate || day(a.endDate) >= date));
+  const covered = assignments.some((a) => (!a.startDate || a.startDate <= date) && (!a.endDate || a.endDate >= date));
   if (!covered) {
     throw new BookingRefused(
       'outside_assignment_period',
@@ -161,8 +177,25 @@ export async function checkBooking(
     throw new BookingRefused('day_over_24_hours', `The employee's hours on ${date} would exceed 24.`);
   }
   const billable = resolveHoursBillable(service.invoiceMethod, line.billable, b.billable);
-  const tariff = line.tariff ?? line.hourType.tariff;
-  return { projectId: service.projectId, billable, tariff: tariff === null ? null : tariff.toNumber() };
+  return { projectId: service.projectId, billable, tariff: line.tariff === null ? null : Number(line.tariff) };
+}
+
+/** What checkBooking reads of the service booked on (dates as YYYY-MM-DD, the tariff as decimal text). */
+interface BookedService {
+  id: string;
+  name: string;
+  projectId: string;
+  trackHours: boolean;
+  status: string;
+  invoiceMethod: string;
+  from: string | null;
+  until: string | null;
+  projectName: string;
+  projectClosed: boolean;
+  /** the service line of the booked hour type, its tariff falling back to the hour type's */
+  line: { billable: boolean; tariff: string | null } | null;
+  /** the employee's assignments on the service */
+  assignments: { startDate: string | null; endDate: string | null }[];
 }
 
 /**
@@ -180,55 +213,75 @@ export function resolveHoursBillable(invoiceMethod: string, lineBillable: boolea
   );
 }
 
-export const createHours: EntityCreate<CreateHoursInput> = {
-  async run(w, input) {
+/**
+ * A booking of hours: the row and its custom fields go through the transaction's reader, in a
+ * transaction of our own. `satisfies` keeps the run's own type: the timer's stop books through it
+ * with whichever write context it has.
+ */
+export const createHours = {
+  ownTransaction: true,
+  async run(w: SqlWriteContext, input: CreateHoursInput): Promise<string> {
     const timing = timingOf(input) as Timing;
     const booked = await checkBooking(w, { ...input, date: timing.date, minutes: timing.minutes });
     const id = newEntityId('hours');
-    await w.tx.hourRegistration.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: input.employeeId,
-        projectId: booked.projectId,
-        projectServiceId: input.projectServiceId,
-        hourTypeId: input.hourTypeId,
-        startDate: timing.date,
-        durationMinutes: timing.minutes,
-        billable: booked.billable,
-        description: input.description ?? null,
-        tariff: booked.tariff,
-        source: input.source ?? null,
-      },
+    // approval_status and created_at take their defaults; updated_at is set as Prisma's @updatedAt would
+    await w.sql.insert('hour_registration', {
+      id,
+      employee_id: input.employeeId,
+      project_id: booked.projectId,
+      project_service_id: input.projectServiceId,
+      hour_type_id: input.hourTypeId,
+      start_date: day(timing.date),
+      duration_minutes: timing.minutes,
+      billable: booked.billable,
+      description: input.description ?? null,
+      tariff: booked.tariff,
+      source: input.source ?? null,
+      updated_at: w.now,
     });
     await writeCustomFields(w.sql, 'hours', id, input.customFields, 'create');
     return id;
   },
-};
+} satisfies EntityCreate<CreateHoursInput>;
+
+/** The hours as stored, read with the row locked (dates as YYYY-MM-DD). */
+interface LockedHours {
+  employeeId: string;
+  projectServiceId: string;
+  hourTypeId: string;
+  startDate: string;
+  durationMinutes: number;
+  billable: boolean;
+  invoiceId: string | null;
+  approvalStatus: string;
+}
 
 /**
- * Why the hours can no longer change, read with the row locked: a transition of its week or an
- * invoice that claims it updates the row, so it either waits for this write or is seen by it.
+ * The hours, and why they can no longer change, read with the row locked: a transition of its
+ * week or an invoice that claims it updates the row, so it either waits for this write or is seen by it.
  */
-async function lockedReason(w: WriteContext, id: string): Promise<string | null> {
-  const [row] = await w.sql.read<{ invoiceId: string | null; approvalStatus: string }>(
-    `SELECT invoice_id AS "invoiceId", approval_status AS "approvalStatus" FROM hour_registration
+async function lockedHours(w: SqlWriteContext, id: string): Promise<{ row: LockedHours; reason: string | null }> {
+  const [row] = await w.sql.read<LockedHours>(
+    `SELECT employee_id AS "employeeId", project_service_id AS "projectServiceId", hour_type_id AS "hourTypeId",
+            to_char(start_date, 'YYYY-MM-DD') AS "startDate", duration_minutes AS "durationMinutes", billable,
+            invoice_id AS "invoiceId", approval_status AS "approvalStatus"
+       FROM hour_registration
       WHERE environment_id = $1 AND id = $2 FOR UPDATE`,
     [id],
   );
   if (!row) throw new NotFoundError('hours', id);
-  if (row.invoiceId) return 'invoiced';
-  if (row.approvalStatus === 'approved' || row.approvalStatus === 'submitted') return row.approvalStatus;
-  return null;
+  if (row.invoiceId) return { row, reason: 'invoiced' };
+  if (row.approvalStatus === 'approved' || row.approvalStatus === 'submitted') return { row, reason: row.approvalStatus };
+  return { row, reason: null };
 }
 
 export const updateHours: EntityUpdate<UpdateHoursInput> = {
+  ownTransaction: true,
   async run(w, id, input) {
-    const reason = await lockedReason(w, id);
+    const { row: current, reason } = await lockedHours(w, id);
     if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be changed.`);
-    const current = await w.tx.hourRegistration.findUniqueOrThrow({ where: { id } });
     const timing = timingOf({
-      startDate: input.startDate ?? day(current.startDate),
+      startDate: input.startDate ?? current.startDate,
       endDate: input.endDate,
       durationMinutes:
         input.durationMinutes ?? (input.hours === undefined && !input.endDate ? current.durationMinutes : undefined),
@@ -247,34 +300,33 @@ export const updateHours: EntityUpdate<UpdateHoursInput> = {
     // a line that changed (other service or type) re-derives billable unless the booking says it
     if (input.billable === undefined && (input.projectServiceId || input.hourTypeId)) booking.billable = undefined;
     const booked = await checkBooking(w, booking);
-    await w.tx.hourRegistration.update({
-      where: { id },
-      data: {
-        employeeId: booking.employeeId,
-        projectId: booked.projectId,
-        projectServiceId: booking.projectServiceId,
-        hourTypeId: booking.hourTypeId,
-        startDate: timing.date,
-        durationMinutes: timing.minutes,
-        billable: booked.billable,
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.source !== undefined ? { source: input.source } : {}),
-        // a rejected hour that is edited is open again, to be submitted anew
-        ...(current.approvalStatus === 'rejected' ? { approvalStatus: 'open' } : {}),
-        tariff:
-          booking.projectServiceId !== current.projectServiceId || booking.hourTypeId !== current.hourTypeId
-            ? booked.tariff
-            : undefined,
-        updatedAt: w.now,
-      },
+    // undefined columns stay as they are
+    await w.sql.update('hour_registration', id, {
+      employee_id: booking.employeeId,
+      project_id: booked.projectId,
+      project_service_id: booking.projectServiceId,
+      hour_type_id: booking.hourTypeId,
+      start_date: day(timing.date),
+      duration_minutes: timing.minutes,
+      billable: booked.billable,
+      description: input.description,
+      source: input.source,
+      // a rejected hour that is edited is open again, to be submitted anew
+      approval_status: current.approvalStatus === 'rejected' ? 'open' : undefined,
+      tariff:
+        booking.projectServiceId !== current.projectServiceId || booking.hourTypeId !== current.hourTypeId
+          ? booked.tariff
+          : undefined,
+      updated_at: w.now,
     });
     await writeCustomFields(w.sql, 'hours', id, input.customFields, 'update');
   },
 };
 
-export const removeHours: EntityRemove = async (w, id) => {
-  const reason = await lockedReason(w, id);
+/** Deletion (in the generic delete's transaction): refused while the hours are locked. */
+export async function removeHours(w: SqlWriteContext, id: string): Promise<void> {
+  const { reason } = await lockedHours(w, id);
   if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be deleted.`);
   await deleteCustomFieldValues(w.sql, id);
   await w.sql.deleteById('hour_registration', id);
-};
+}

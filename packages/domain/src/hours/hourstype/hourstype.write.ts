@@ -1,23 +1,26 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import type { EntityCreate, EntityUpdate } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import { HOUR_TYPE_PREFIX } from './hourstype.entity.js';
 import type { CreateHourTypeInput, UpdateHourTypeInput } from './hourstype.schema.js';
 
+/** the stored columns a write names (undefined: left as they are, or to their default) */
 function columns(input: UpdateHourTypeInput) {
-  return { label: input.label, tariff: input.tariff, blocked: input.blocked, color: input.color, vatClassId: input.vatClassId };
+  return { label: input.label, tariff: input.tariff, blocked: input.blocked, color: input.color, vat_class_id: input.vatClassId };
 }
 
 export const createHourType: EntityCreate<CreateHourTypeInput> = {
-  async run({ tx }, input) {
+  // one INSERT queued in a transaction of our own, with the event
+  ownTransaction: true,
+  async run({ sql, now }, input) {
     const id = newEntityId(HOUR_TYPE_PREFIX);
-    await tx.hourType.create({ data: { ...columns(input), label: input.label, id, environmentId: SCOPED_ENVIRONMENT } });
+    await sql.insert('hour_type', { ...columns(input), id, updated_at: now });
     return id;
   },
 };
 
 export const updateHourType: EntityUpdate<UpdateHourTypeInput> = {
-  async run({ tx, now }, id, input) {
-    await tx.hourType.update({ where: { id }, data: { ...columns(input), updatedAt: now } });
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
+    await sql.update('hour_type', id, { ...columns(input), updated_at: now });
   },
 };

@@ -1,6 +1,5 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { z } from 'zod';
-import { assertReferences, inWrite, recordChange, type TargetEntity } from '../../shared/entity/index.js';
+import { assertReferences, inSqlWrite, recordChange, type TargetEntity } from '../../shared/entity/index.js';
 import { defineEntity, f } from '../../shared/entity/index.js';
 import { employee } from '../../hrm/employee/employee.entity.js';
 import { projectService } from '../../projects/service/project-service.entity.js';
@@ -110,40 +109,41 @@ export async function createTimesheetRow(ctx: UserContext, input: z.infer<typeof
   if (input.endDate < input.startDate) {
     throw new ValidationError([{ path: 'endDate', message: 'The end lies before the start.', code: 'invalid_period' }]);
   }
-  return inWrite(ctx, async (w) => {
+  return inSqlWrite(ctx, async (w) => {
     await assertReferences(w.sql, [
       { path: 'employeeId', target: employee, id: input.employeeId },
       { path: 'projectServiceId', target: projectService as TargetEntity, id: input.projectServiceId },
     ]);
-    const service = await w.tx.projectService.findUniqueOrThrow({
-      where: { id: input.projectServiceId },
-      select: { projectId: true, hourTypes: { select: { hourTypeId: true } }, costTypes: { select: { costTypeId: true } } },
-    });
-    const carried =
-      input.type === 'costs'
-        ? service.costTypes.some((c) => c.costTypeId === input.itemTypeId)
-        : service.hourTypes.some((h) => h.hourTypeId === input.itemTypeId);
-    if (!carried) throw new BookingRefused('item_type_not_on_service', 'The item type is not one of the service.');
-    const [last] = await w.sql.read<{ n: number }>(
-      `SELECT COALESCE(max(position) + 1, 0)::int AS n FROM timesheet_row WHERE environment_id = $1 AND employee_id = $2`,
-      [input.employeeId],
+    // the service's project, whether it carries the item type, and the employee's next position: one statement
+    const [service] = await w.sql.read<{ projectId: string; carried: boolean; position: number }>(
+      `SELECT s.project_id AS "projectId",
+              CASE WHEN $3 = 'costs'
+                THEN EXISTS (SELECT 1 FROM project_service_cost_type c
+                              WHERE c.environment_id = $1 AND c.project_service_id = s.id AND c.cost_type_id = $4)
+                ELSE EXISTS (SELECT 1 FROM project_service_hour_type h
+                              WHERE h.environment_id = $1 AND h.project_service_id = s.id AND h.hour_type_id = $4)
+              END AS carried,
+              (SELECT COALESCE(max(r.position) + 1, 0)::int FROM timesheet_row r
+                WHERE r.environment_id = $1 AND r.employee_id = $5) AS position
+         FROM project_service s WHERE s.environment_id = $1 AND s.id = $2`,
+      [input.projectServiceId, input.type, input.itemTypeId, input.employeeId],
     );
+    if (!service) throw new NotFoundError('projectservice', input.projectServiceId);
+    if (!service.carried) throw new BookingRefused('item_type_not_on_service', 'The item type is not one of the service.');
     const id = newEntityId('timesheetrow');
-    await w.tx.timesheetRow.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: input.employeeId,
-        projectId: service.projectId,
-        projectServiceId: input.projectServiceId,
-        itemTypeId: input.itemTypeId,
-        type: input.type,
-        startDate: input.startDate,
-        endDate: input.endDate,
-        position: last?.n ?? 0,
-      },
+    await w.sql.insert('timesheet_row', {
+      id,
+      employee_id: input.employeeId,
+      project_id: service.projectId,
+      project_service_id: input.projectServiceId,
+      item_type_id: input.itemTypeId,
+      type: input.type,
+      start_date: iso(input.startDate),
+      end_date: iso(input.endDate),
+      position: service.position,
+      updated_at: w.now,
     });
-    await recordChange(w, timesheetRow, id, 'created');
+    await recordChange(w, timesheetRow, id, 'created', false);
     return { id };
   });
 }
@@ -161,13 +161,13 @@ export async function mostRecentPeriod(ctx: UserContext, q: z.infer<typeof mostR
 
 /** Orders rows: each named id gets its place in the list. */
 export async function orderTimesheetRows(ctx: UserContext, input: z.infer<typeof orderInput>) {
-  return inWrite(ctx, async (w) => {
+  return inSqlWrite(ctx, async (w) => {
     const present = await w.sql.existingIds('timesheet_row', input.ids);
     const missing = input.ids.filter((id) => !present.has(id));
     if (missing.length) throw new NotFoundError('timesheetrow', missing[0]);
     for (const [position, id] of input.ids.entries()) {
-      await w.tx.timesheetRow.update({ where: { id }, data: { position, updatedAt: w.now } });
-      await recordChange(w, timesheetRow, id, 'updated');
+      await w.sql.update('timesheet_row', id, { position, updated_at: w.now });
+      await recordChange(w, timesheetRow, id, 'updated', false);
     }
     return { ids: input.ids };
   });

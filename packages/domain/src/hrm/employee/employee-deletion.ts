@@ -1,11 +1,11 @@
-import type { EntityRemove, WriteContext } from '../../shared/entity/index.js';
+import type { SqlWriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError } from '../../shared/errors.js';
 
 /**
  * What keeps an employee from being deleted (2022-07), each as a readable reason:
  * the one place every such check lives.
  */
-export async function employeeDeletionBlockers(w: WriteContext, employeeId: string): Promise<string[]> {
+export async function employeeDeletionBlockers(w: SqlWriteContext, employeeId: string): Promise<string[]> {
   const [row] = await w.sql.read<{ hours: number; assignments: number; projects: number; leave: number; absences: number }>(
     `SELECT
        (SELECT count(*)::int FROM hour_registration h WHERE h.environment_id = $1 AND h.employee_id = $2) AS hours,
@@ -28,7 +28,7 @@ export async function employeeDeletionBlockers(w: WriteContext, employeeId: stri
 }
 
 /** Deletes an employee that nothing refers to; otherwise says what does. Timetables, contracts and team memberships go with it. */
-export const removeEmployee: EntityRemove = async (w, id) => {
+export async function removeEmployee(w: SqlWriteContext, id: string): Promise<void> {
   const blockers = await employeeDeletionBlockers(w, id);
   if (blockers.length) {
     throw new BusinessRuleError(
@@ -36,4 +36,4 @@ export const removeEmployee: EntityRemove = async (w, id) => {
     );
   }
   await w.sql.deleteById('employee', id);
-};
+}

@@ -1,5 +1,5 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { EntityCreate, EntityUpdate, ReferenceCheck, WriteContext } from '../../shared/entity/index.js';
+import { columnsOf } from '../../shared/entity/columns.js';
+import type { EntityCreate, EntityUpdate, ReferenceCheck, SqlWriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { civilStatus, employeeStatus, employeeType, team } from '../reference/hrm-lookups.entity.js';
@@ -16,7 +16,7 @@ const references = (input: UpdateEmployeeInput): ReferenceCheck[] => [
 ];
 
 /** The full name of the linked person: the employee's name follows it (2023-04). */
-async function personName(w: WriteContext, personId: string): Promise<string> {
+async function personName(w: SqlWriteContext, personId: string): Promise<string> {
   const [row] = await w.sql.read<{ name: string | null }>(
     `SELECT COALESCE(NULLIF(full_name, ''), NULLIF(trim(concat_ws(' ', first_name, family_name_prefix, family_name)), '')) AS name
        FROM person WHERE environment_id = $1 AND id = $2`,
@@ -26,7 +26,7 @@ async function personName(w: WriteContext, personId: string): Promise<string> {
 }
 
 /** The status row a write names (by id, or by the active/inactive key), with its key. */
-async function statusOf(w: WriteContext, input: UpdateEmployeeInput): Promise<{ id: string; key: string } | undefined> {
+async function statusOf(w: SqlWriteContext, input: UpdateEmployeeInput): Promise<{ id: string; key: string } | undefined> {
   if (input.status === null) return undefined;
   if (input.status) {
     const [row] = await w.sql.read<{ id: string; key: string }>(
@@ -45,7 +45,7 @@ async function statusOf(w: WriteContext, input: UpdateEmployeeInput): Promise<{ 
   return undefined;
 }
 
-async function columns(w: WriteContext, id: string | null, input: UpdateEmployeeInput) {
+async function columns(w: SqlWriteContext, id: string | null, input: UpdateEmployeeInput) {
   const status = await statusOf(w, input);
   if (status?.key === 'unemployed') {
     if (!id) {
@@ -55,7 +55,8 @@ async function columns(w: WriteContext, id: string | null, input: UpdateEmployee
     }
     // the rule is about becoming unemployed: an employee who is already stays so without a check
     const [current] = await w.sql.read<{ key: string | null }>(
-      `SELECT s.key FROM employee e LEFT JOIN employee_status s ON s.id = e.status_id WHERE e.environment_id = $1 AND e.id = $2`,
+      `SELECT s.key FROM employee e LEFT JOIN employee_status s ON s.environment_id = $1 AND s.id = e.status_id
+        WHERE e.environment_id = $1 AND e.id = $2`,
       [id],
     );
     if (current?.key !== 'unemployed') await assertEmploymentMayEnd(w, id);
@@ -83,22 +84,26 @@ async function columns(w: WriteContext, id: string | null, input: UpdateEmployee
   };
 }
 
-/** The teams named become exactly the employee's teams. */
-async function writeTeams(w: WriteContext, employeeId: string, teams: { id: string }[] | undefined) {
+/** The teams named become exactly the employee's teams (each membership a new row, as before). Both statements queued. */
+async function writeTeams(w: SqlWriteContext, employeeId: string, teams: { id: string }[] | undefined) {
   if (!teams) return;
-  await w.tx.teamEmployee.deleteMany({ where: { employeeId } });
+  await w.sql.queue('DELETE FROM team_employee WHERE environment_id = $1 AND employee_id = $2', [employeeId]);
   const unique = [...new Set(teams.map((t) => t.id))];
-  await w.tx.teamEmployee.createMany({
-    data: unique.map((teamId) => ({ id: newEntityId('teamemployee'), environmentId: SCOPED_ENVIRONMENT, teamId, employeeId })),
-  });
+  if (unique.length === 0) return;
+  await w.sql.queue(
+    `INSERT INTO team_employee (environment_id, id, team_id, employee_id)
+     SELECT $1, t.id, t.team_id, $2 FROM unnest($3::text[], $4::text[]) AS t(id, team_id)`,
+    [employeeId, unique.map(() => newEntityId('teamemployee')), unique],
+  );
 }
 
 export const createEmployee: EntityCreate<CreateEmployeeInput> = {
   references,
+  ownTransaction: true,
   async run(w, input) {
     const id = newEntityId('employee');
     const data = await columns(w, null, { employmentStatus: 'active', ...input });
-    await w.tx.employee.create({ data: { ...data, name: data.name ?? '', id, environmentId: SCOPED_ENVIRONMENT } });
+    await w.sql.insert('employee', { ...columnsOf(data), name: data.name ?? '', id, updated_at: w.now });
     await writeTeams(w, id, input.teams);
     return id;
   },
@@ -106,8 +111,9 @@ export const createEmployee: EntityCreate<CreateEmployeeInput> = {
 
 export const updateEmployee: EntityUpdate<UpdateEmployeeInput> = {
   references,
+  ownTransaction: true,
   async run(w, id, input) {
-    await w.tx.employee.update({ where: { id }, data: { ...(await columns(w, id, input)), updatedAt: w.now } });
+    await w.sql.update('employee', id, { ...columnsOf(await columns(w, id, input)), updated_at: w.now });
     await writeTeams(w, id, input.teams);
   },
 };

@@ -1,4 +1,4 @@
-import { getEntity, inWrite, recordChange, type WriteContext } from '../../shared/entity/index.js';
+import { getEntity, inSqlWrite, recordChange, type SqlWriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, NotFoundError } from '../../shared/errors.js';
 import type { UserContext } from '../../trpc.js';
 import { employee } from './employee.entity.js';
@@ -10,7 +10,7 @@ import { employee } from './employee.entity.js';
  * has no account that could still work, so that condition holds. The message names
  * each condition that fails.
  */
-export async function assertEmploymentMayEnd(w: WriteContext, employeeId: string): Promise<void> {
+export async function assertEmploymentMayEnd(w: SqlWriteContext, employeeId: string): Promise<void> {
   const [row] = await w.sql.read<{ userId: string | null; userActive: boolean | null; open: number }>(
     `SELECT e.user_id AS "userId", u.is_active AS "userActive",
             (SELECT count(*)::int FROM timetable t
@@ -34,17 +34,14 @@ export async function assertEmploymentMayEnd(w: WriteContext, employeeId: string
 
 /** employee.endEmployment: the employee's status becomes unemployed, under the 2023-11 rule. */
 export async function endEmployment(ctx: UserContext, id: string) {
-  await inWrite(ctx, async (w) => {
+  await inSqlWrite(ctx, async (w) => {
     if (!(await w.sql.lockForUpdate('employee', id))) throw new NotFoundError('employee', id);
     await assertEmploymentMayEnd(w, id);
     const [status] = await w.sql.read<{ id: string }>(
       `SELECT id FROM employee_status WHERE environment_id = $1 AND key = 'unemployed'`,
     );
-    await w.tx.employee.update({
-      where: { id },
-      data: { statusId: status?.id ?? null, employmentStatus: 'inactive', updatedAt: w.now },
-    });
-    await recordChange(w, employee, id, 'updated');
+    await w.sql.update('employee', id, { status_id: status?.id ?? null, employment_status: 'inactive', updated_at: w.now });
+    await recordChange(w, employee, id, 'updated', false);
   });
   return getEntity(ctx, employee, id);
 }

@@ -1,30 +1,36 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { createEntity, type EntityCreate, getEntity, inWrite, recordChange } from '../../shared/entity/index.js';
+import { createEntity, type EntityCreate, getEntity, inSqlWrite, recordChange } from '../../shared/entity/index.js';
 import { BusinessRuleError, NotFoundError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { UserContext } from '../../trpc.js';
 import { leave } from './leave.entity.js';
 import type { RequestLeaveInput } from './leave.schema.js';
-import { assertBalance, holdEmployees, leaveReferences, leaveStatusId, leaveValues } from './leave.write.js';
+import {
+  assertBalance,
+  holdEmployees,
+  leaveColumns,
+  leaveReferences,
+  leaveStatusId,
+  leaveValues,
+  storedLeave,
+} from './leave.write.js';
 
 /** leave.request: leave taken over a period, with status requested; refused when approving it would overdraw the balance. */
 export const requestLeave: EntityCreate<RequestLeaveInput> = {
   references: leaveReferences,
+  ownTransaction: true,
   async run(w, i) {
     await holdEmployees(w, [i.employeeId]);
     const v = await leaveValues(w, i.employeeId, i);
     const id = newEntityId('leave');
-    await w.tx.leave.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: i.employeeId,
-        leaveTypeId: i.leaveTypeId,
-        leaveStatusId: await leaveStatusId(w, 'requested'),
-        ...v,
-        description: i.description ?? null,
-        allowNegative: i.allowNegative ?? false,
-      },
+    await w.sql.insert('leave', {
+      id,
+      employee_id: i.employeeId,
+      leave_type_id: i.leaveTypeId,
+      leave_status_id: await leaveStatusId(w, 'requested'),
+      ...leaveColumns(v),
+      description: i.description ?? null,
+      allow_negative: i.allowNegative ?? false,
+      updated_at: w.now,
     });
     await assertBalance(
       w,
@@ -43,29 +49,26 @@ export async function requestLeaveCommand(ctx: UserContext, input: RequestLeaveI
 
 /** leave.approve and leave.reject: only requested leave is decided; approved leave counts against the balance. */
 export async function decideLeave(ctx: UserContext, id: string, decision: 'approved' | 'rejected', allowNegative?: boolean) {
-  await inWrite(ctx, async (w) => {
+  await inSqlWrite(ctx, async (w) => {
     // the entry, then its employee: the order every leave update takes its locks in
     if (!(await w.sql.lockForUpdate('leave', id))) throw new NotFoundError('leave', id);
-    const [found] = await w.sql.read<{ employeeId: string }>(
-      'SELECT employee_id AS "employeeId" FROM leave WHERE environment_id = $1 AND id = $2',
-      [id],
-    );
-    await holdEmployees(w, found ? [found.employeeId] : []);
-    const row = await w.tx.leave.findUniqueOrThrow({ where: { id }, include: { leaveStatus: true } });
-    if (row.leaveStatus?.key !== 'requested') {
+    const row = await storedLeave(w, id);
+    await holdEmployees(w, [row.employeeId]);
+    if (row.statusKey !== 'requested') {
       throw new BusinessRuleError(
-        `Only requested leave can be ${decision}; leave ${id} is ${row.leaveStatus ? row.leaveStatus.key : 'booked directly (no status)'}. [leave_not_requested]`,
+        `Only requested leave can be ${decision}; leave ${id} is ${row.statusKey ?? 'booked directly (no status)'}. [leave_not_requested]`,
       );
     }
     const allow = allowNegative ?? row.allowNegative;
-    await w.tx.leave.update({
-      where: { id },
-      data: { leaveStatusId: await leaveStatusId(w, decision), allowNegative: allow, updatedAt: w.now },
+    await w.sql.update('leave', id, {
+      leave_status_id: await leaveStatusId(w, decision),
+      allow_negative: allow,
+      updated_at: w.now,
     });
     if (decision === 'approved') {
       await assertBalance(w, { employeeId: row.employeeId, leaveTypeId: row.leaveTypeId, year: row.year }, allow);
     }
-    await recordChange(w, leave, id, 'updated');
+    await recordChange(w, leave, id, 'updated', false);
   });
   return getEntity(ctx, leave, id);
 }

@@ -1,6 +1,5 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { EntityCreate, EntityUpdate, ReferenceCheck, WriteContext } from '../../shared/entity/index.js';
-import { BusinessRuleError, ValidationError } from '../../shared/errors.js';
+import type { EntityCreate, EntityUpdate, ReferenceCheck, SqlWriteContext } from '../../shared/entity/index.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { employee } from '../employee/employee.entity.js';
 import { leaveType } from '../reference/hrm-lookups.entity.js';
@@ -20,7 +19,7 @@ export const leaveReferences = (input: { employeeId?: string; leaveTypeId?: stri
  * or odd week by ISO week number, the day by ISO weekday). Days outside every timetable take none.
  */
 export async function scheduledHours(
-  w: WriteContext,
+  w: SqlWriteContext,
   employeeId: string,
   start: Date,
   end: Date,
@@ -48,7 +47,7 @@ export interface LeaveValues {
 }
 
 /** A leave write as it will be stored: taken over a period when it has a start date, a grant for a year otherwise. */
-export async function leaveValues(w: WriteContext, employeeId: string, i: UpdateLeaveInput): Promise<LeaveValues> {
+export async function leaveValues(w: SqlWriteContext, employeeId: string, i: UpdateLeaveInput): Promise<LeaveValues> {
   const timed = i.isTimeDefined ?? false;
   if (i.startDate) {
     const start = i.startDate;
@@ -80,7 +79,7 @@ export async function leaveValues(w: WriteContext, employeeId: string, i: Update
  * yet counted (a request), must not be below zero unless the write allows it.
  */
 export async function assertBalance(
-  w: WriteContext,
+  w: SqlWriteContext,
   at: { employeeId: string; leaveTypeId: string; year: number },
   allowNegative: boolean,
   pending = 0,
@@ -111,14 +110,53 @@ export async function assertBalance(
  * the hours the other committed. Taken before the write: inserting a leave row share-locks
  * its employee, and two writes that each held that share and then asked for the row would deadlock.
  */
-export async function holdEmployees(w: WriteContext, employeeIds: string[]): Promise<void> {
+export async function holdEmployees(w: SqlWriteContext, employeeIds: string[]): Promise<void> {
   for (const id of [...new Set(employeeIds)].sort()) await w.sql.lockForUpdate('employee', id);
 }
 
-export async function leaveStatusId(w: WriteContext, key: 'requested' | 'approved' | 'rejected'): Promise<string> {
+export async function leaveStatusId(w: SqlWriteContext, key: 'requested' | 'approved' | 'rejected'): Promise<string> {
   const [row] = await w.sql.read<{ id: string }>('SELECT id FROM leave_status WHERE environment_id = $1 AND key = $2', [key]);
   if (!row) throw new BusinessRuleError(`This environment has no leave status ${key}.`);
   return row.id;
+}
+
+/** A leave entry's columns as stored from its values. */
+export function leaveColumns(v: LeaveValues) {
+  return {
+    kind: v.kind,
+    start_date: v.startDate,
+    end_date: v.endDate,
+    year: v.year,
+    hours: v.hours,
+    is_time_defined: v.isTimeDefined,
+  };
+}
+
+/** A leave entry as stored, with the key of its status (null: booked directly). */
+export interface StoredLeave {
+  employeeId: string;
+  leaveTypeId: string;
+  kind: string;
+  startDate: Date | null;
+  endDate: Date | null;
+  isTimeDefined: boolean;
+  year: number;
+  hours: number;
+  allowNegative: boolean;
+  statusKey: string | null;
+}
+
+export async function storedLeave(w: SqlWriteContext, id: string): Promise<StoredLeave> {
+  const [row] = await w.sql.read<StoredLeave>(
+    `SELECT l.employee_id AS "employeeId", l.leave_type_id AS "leaveTypeId", l.kind, l.start_date AS "startDate",
+            l.end_date AS "endDate", l.is_time_defined AS "isTimeDefined", l.year, l.hours::float8 AS hours,
+            l.allow_negative AS "allowNegative", s.key AS "statusKey"
+       FROM leave l LEFT JOIN leave_status s ON s.environment_id = $1 AND s.id = l.leave_status_id
+      WHERE l.environment_id = $1 AND l.id = $2`,
+    [id],
+  );
+  if (!row) throw new NotFoundError('leave', id);
+  return row;
 }
 
 /**
@@ -127,20 +165,19 @@ export async function leaveStatusId(w: WriteContext, key: 'requested' | 'approve
  */
 export const createLeave: EntityCreate<CreateLeaveInput> = {
   references: leaveReferences,
+  ownTransaction: true,
   async run(w, i) {
     await holdEmployees(w, [i.employeeId]);
     const v = await leaveValues(w, i.employeeId, i);
     const id = newEntityId('leave');
-    await w.tx.leave.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: i.employeeId,
-        leaveTypeId: i.leaveTypeId,
-        ...v,
-        description: i.description ?? null,
-        allowNegative: i.allowNegative ?? false,
-      },
+    await w.sql.insert('leave', {
+      id,
+      employee_id: i.employeeId,
+      leave_type_id: i.leaveTypeId,
+      ...leaveColumns(v),
+      description: i.description ?? null,
+      allow_negative: i.allowNegative ?? false,
+      updated_at: w.now,
     });
     await assertBalance(w, { employeeId: i.employeeId, leaveTypeId: i.leaveTypeId, year: v.year }, i.allowNegative ?? false);
     return id;
@@ -149,8 +186,9 @@ export const createLeave: EntityCreate<CreateLeaveInput> = {
 
 export const updateLeave: EntityUpdate<UpdateLeaveInput> = {
   references: leaveReferences,
+  ownTransaction: true,
   async run(w, id, i) {
-    const row = await w.tx.leave.findUniqueOrThrow({ where: { id }, include: { leaveStatus: true } });
+    const row = await storedLeave(w, id);
     const employeeId = i.employeeId ?? row.employeeId;
     await holdEmployees(w, [row.employeeId, employeeId]);
     const leaveTypeId = i.leaveTypeId ?? row.leaveTypeId;
@@ -160,17 +198,21 @@ export const updateLeave: EntityUpdate<UpdateLeaveInput> = {
       endDate: i.endDate === undefined ? row.endDate : i.endDate,
       year: i.year ?? (i.startDate ? undefined : row.year),
       // hours follow a changed period unless given
-      hours: i.hours ?? (i.startDate !== undefined || i.endDate !== undefined ? undefined : row.hours.toNumber()),
+      hours: i.hours ?? (i.startDate !== undefined || i.endDate !== undefined ? undefined : row.hours),
     };
     const v = await leaveValues(w, employeeId, merged);
     const allowNegative = i.allowNegative ?? row.allowNegative;
-    await w.tx.leave.update({
-      where: { id },
-      data: { employeeId, leaveTypeId, ...v, description: i.description, allowNegative, updatedAt: w.now },
+    // the description stays as it is when not named
+    await w.sql.update('leave', id, {
+      employee_id: employeeId,
+      leave_type_id: leaveTypeId,
+      ...leaveColumns(v),
+      description: i.description,
+      allow_negative: allowNegative,
+      updated_at: w.now,
     });
-    const pending = row.leaveStatus?.key === 'requested' && v.kind === 'taken' ? v.hours : 0;
-    if (row.leaveStatus?.key !== 'rejected')
-      await assertBalance(w, { employeeId, leaveTypeId, year: v.year }, allowNegative, pending);
+    const pending = row.statusKey === 'requested' && v.kind === 'taken' ? v.hours : 0;
+    if (row.statusKey !== 'rejected') await assertBalance(w, { employeeId, leaveTypeId, year: v.year }, allowNegative, pending);
     // the old employee, type and year lose this entry's hours when it moved: a grant moved away may leave them negative
     if (row.kind === 'granted' && (row.employeeId !== employeeId || row.leaveTypeId !== leaveTypeId || row.year !== v.year)) {
       await assertBalance(w, { employeeId: row.employeeId, leaveTypeId: row.leaveTypeId, year: row.year }, allowNegative);

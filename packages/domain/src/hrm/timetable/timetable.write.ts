@@ -1,6 +1,5 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { EntityCreate, EntityUpdate, ReferenceCheck, WriteContext } from '../../shared/entity/index.js';
-import { ValidationError, type Violation } from '../../shared/errors.js';
+import type { EntityCreate, EntityUpdate, ReferenceCheck, SqlWriteContext } from '../../shared/entity/index.js';
+import { NotFoundError, ValidationError, type Violation } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { employee } from '../employee/employee.entity.js';
 import type { CreateTimetableInput, TimetableWeek, UpdateTimetableInput } from './timetable.schema.js';
@@ -23,7 +22,7 @@ interface Period {
  * another timetable of the employee (checked with the employee's row locked, so two
  * writes cannot both pass). Day-level rules are in the schema.
  */
-async function assertValid(w: WriteContext, id: string | null, p: Period): Promise<void> {
+async function assertValid(w: SqlWriteContext, id: string | null, p: Period): Promise<void> {
   const violations: Violation[] = [];
   if (p.endDate && p.endDate < p.startDate) {
     violations.push({ path: 'endDate', message: 'The end date lies before the start date.', code: 'invalid_period' });
@@ -53,21 +52,35 @@ async function assertValid(w: WriteContext, id: string | null, p: Period): Promi
   }
 }
 
+/** The period's columns as stored: the odd week is the even week unless the timetable has odd weeks. */
 function stored(p: Period) {
   const odd = p.hasOddWeeks && p.oddWeek ? p.oddWeek : p.evenWeek;
   return {
-    startDate: p.startDate,
-    endDate: p.endDate,
-    hasOddWeeks: p.hasOddWeeks,
-    evenWeek: p.evenWeek as object,
-    oddWeek: odd as object,
-    evenWeekHours: weekHours(p.evenWeek),
-    oddWeekHours: weekHours(odd),
+    start_date: day(p.startDate),
+    end_date: day(p.endDate),
+    has_odd_weeks: p.hasOddWeeks,
+    even_week: JSON.stringify(p.evenWeek),
+    odd_week: JSON.stringify(odd),
+    even_week_hours: weekHours(p.evenWeek),
+    odd_week_hours: weekHours(odd),
   };
 }
 
+/** What an update reads of the stored timetable (dates as YYYY-MM-DD, the weeks parsed). */
+interface StoredTimetable {
+  employeeId: string;
+  startDate: string;
+  endDate: string | null;
+  hasOddWeeks: boolean;
+  evenWeek: TimetableWeek;
+  oddWeek: TimetableWeek;
+}
+
+const dateOf = (d: string): Date => new Date(`${d}T00:00:00.000Z`);
+
 export const createTimetable: EntityCreate<CreateTimetableInput> = {
   references: (input): ReferenceCheck[] => [{ path: 'employeeId', target: employee, id: input.employeeId }],
+  ownTransaction: true,
   async run(w, input) {
     const p: Period = {
       employeeId: input.employeeId,
@@ -79,25 +92,31 @@ export const createTimetable: EntityCreate<CreateTimetableInput> = {
     };
     await assertValid(w, null, p);
     const id = newEntityId('timetable');
-    await w.tx.timetable.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: input.employeeId,
-        ...stored(p),
-        productivityTarget: input.productivityTarget ?? null,
-        shouldWriteHours: input.shouldWriteHours ?? true,
-        hourlySalesTariff: input.hourlySalesTariff ?? null,
-        hourlyCostTariff: input.hourlyCostTariff ?? null,
-      },
+    await w.sql.insert('timetable', {
+      id,
+      employee_id: input.employeeId,
+      ...stored(p),
+      productivity_target: input.productivityTarget ?? null,
+      should_write_hours: input.shouldWriteHours ?? true,
+      hourly_sales_tariff: input.hourlySalesTariff ?? null,
+      hourly_cost_tariff: input.hourlyCostTariff ?? null,
+      updated_at: w.now,
     });
     return id;
   },
 };
 
 export const updateTimetable: EntityUpdate<UpdateTimetableInput> = {
+  ownTransaction: true,
   async run(w, id, input) {
-    const row = await w.tx.timetable.findUniqueOrThrow({ where: { id } });
+    const [row] = await w.sql.read<StoredTimetable>(
+      `SELECT employee_id AS "employeeId", to_char(start_date, 'YYYY-MM-DD') AS "startDate",
+              to_char(end_date, 'YYYY-MM-DD') AS "endDate", has_odd_weeks AS "hasOddWeeks",
+              even_week AS "evenWeek", odd_week AS "oddWeek"
+         FROM timetable WHERE environment_id = $1 AND id = $2`,
+      [id],
+    );
+    if (!row) throw new NotFoundError('timetable', id);
     if (input.employeeId !== undefined && input.employeeId !== row.employeeId) {
       throw new ValidationError([
         {
@@ -110,23 +129,21 @@ export const updateTimetable: EntityUpdate<UpdateTimetableInput> = {
     const hasOddWeeks = input.hasOddWeeks ?? row.hasOddWeeks;
     const p: Period = {
       employeeId: row.employeeId,
-      startDate: input.startDate ?? row.startDate,
-      endDate: input.endDate === undefined ? row.endDate : input.endDate,
+      startDate: input.startDate ?? dateOf(row.startDate),
+      endDate: input.endDate === undefined ? (row.endDate === null ? null : dateOf(row.endDate)) : input.endDate,
       hasOddWeeks,
-      evenWeek: input.evenWeek ?? (row.evenWeek as TimetableWeek),
-      oddWeek: input.oddWeek === undefined ? (row.hasOddWeeks ? (row.oddWeek as TimetableWeek) : null) : input.oddWeek,
+      evenWeek: input.evenWeek ?? row.evenWeek,
+      oddWeek: input.oddWeek === undefined ? (row.hasOddWeeks ? row.oddWeek : null) : input.oddWeek,
     };
     await assertValid(w, id, p);
-    await w.tx.timetable.update({
-      where: { id },
-      data: {
-        ...stored(p),
-        productivityTarget: input.productivityTarget,
-        shouldWriteHours: input.shouldWriteHours,
-        hourlySalesTariff: input.hourlySalesTariff,
-        hourlyCostTariff: input.hourlyCostTariff,
-        updatedAt: w.now,
-      },
+    // undefined columns stay as they are
+    await w.sql.update('timetable', id, {
+      ...stored(p),
+      productivity_target: input.productivityTarget,
+      should_write_hours: input.shouldWriteHours,
+      hourly_sales_tariff: input.hourlySalesTariff,
+      hourly_cost_tariff: input.hourlyCostTariff,
+      updated_at: w.now,
     });
   },
 };

@@ -1,10 +1,10 @@
-import { SCOPED_ENVIRONMENT, transactionReader } from '@bo/db';
 import { project } from '../../projects/project/project.entity.js';
-import { assertReferences } from '../../shared/entity/index.js';
+import { assertReferences, inSqlWrite } from '../../shared/entity/index.js';
 import { UnavailableError, ValidationError } from '../../shared/errors.js';
 import { recordEvent } from '../../shared/events.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { UserContext } from '../../trpc.js';
+import { insertRows } from '../sql-writes.js';
 import {
   type CreateInvoiceDraftRequestInput,
   type InvoiceDraftRequest,
@@ -14,7 +14,7 @@ import { invoiceDraftRequestOf, loadInvoiceDraftRequest } from './invoice-draft-
 
 /**
  * invoiceDraftRequest.create (201): records the request with one pending entry
- * per project and enqueues its job in the same transaction; the worker drafts.
+ * per project and enqueues its job in the same transaction (through its reader); the worker drafts.
  */
 export async function createInvoiceDraftRequest(
   ctx: UserContext,
@@ -27,35 +27,31 @@ export async function createInvoiceDraftRequest(
     .filter(({ id, i }) => input.projectIds.indexOf(id) !== i)
     .map(({ i }) => ({ path: `projectIds.${i}`, message: 'This project is chosen twice.', code: 'duplicate' }));
   if (duplicates.length) throw new ValidationError(duplicates);
-  return ctx.db.$transaction(async (tx) => {
-    const sql = transactionReader(tx, ctx.principal.environmentId);
+  return inSqlWrite(ctx, async ({ sql, now }) => {
     await assertReferences(
       sql,
       input.projectIds.map((id, i) => ({ path: `projectIds.${i}`, target: project, id })),
     );
     const id = newEntityId('invoicedraftrequest');
-    await tx.invoiceDraftRequest.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        invoiceDate: input.invoiceDate ?? null,
-        requestedBy: ctx.principal.userId,
-        projects: {
-          create: input.projectIds.map((projectId, position) => ({
-            id: newEntityId('invoicedraftrequestproject'),
-            environmentId: SCOPED_ENVIRONMENT,
-            projectId,
-            position,
-          })),
-        },
-      },
+    // status takes its default (queued), the projects theirs (pending)
+    await sql.insert('invoice_draft_request', {
+      id,
+      invoice_date: input.invoiceDate ? input.invoiceDate.toISOString().slice(0, 10) : null,
+      requested_by: ctx.principal.userId,
+      updated_at: now,
     });
+    await insertRows(
+      sql,
+      'invoice_draft_request_project',
+      ['id', 'request_id', 'project_id', 'position', 'updated_at'],
+      input.projectIds.map((projectId, position) => [newEntityId('invoicedraftrequestproject'), id, projectId, position, now]),
+    );
     await jobs.send(
       invoiceDraftRequestJob,
       { environmentId: ctx.principal.environmentId, requestId: id },
-      { tx, singletonKey: id },
+      { sql, singletonKey: id },
     );
-    const row = await loadInvoiceDraftRequest(tx, id);
+    const row = await loadInvoiceDraftRequest(sql, id);
     if (!row) throw new Error(`invoice draft request ${id} vanished inside its own transaction`);
     const status = invoiceDraftRequestOf(row);
     // the event carries the request as the domain answers it, in JSON (date-times as ISO 8601)

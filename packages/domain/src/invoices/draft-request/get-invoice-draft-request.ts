@@ -5,7 +5,7 @@ import { invoiceDraftRequestOf, loadInvoiceDraftRequest } from './invoice-draft-
 
 /** invoiceDraftRequest.get/{id}: the request's status and its project progress counts, as the job runs. */
 export async function getInvoiceDraftRequest(ctx: UserContext, id: string): Promise<InvoiceDraftRequest> {
-  const row = await loadInvoiceDraftRequest(ctx.db, id);
+  const row = await loadInvoiceDraftRequest(ctx.sql, id);
   if (!row) throw new NotFoundError('invoicedraftrequest', id);
   return invoiceDraftRequestOf(row);
 }

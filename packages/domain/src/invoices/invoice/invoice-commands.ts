@@ -1,5 +1,5 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { type EntityTransaction, getEntity, inWrite, recordChange, type WriteContext } from '../../shared/entity/index.js';
+import type { TenantReader } from '@bo/db';
+import { getEntity, inSqlWrite, recordChange, type SqlWriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, UnavailableError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { FileStorage } from '../../shared/storage.js';
@@ -7,7 +7,7 @@ import type { UserContext } from '../../trpc.js';
 import { storeInvoicePdf } from '../pdf/store-invoice-pdf.js';
 import { type Invoice, invoice } from './invoice.entity.js';
 import { nextInvoiceNumber } from './invoice-number.js';
-import { defaultPaymentTerm, dueDateOf, lockedInvoice, writeLines } from './invoice.write.js';
+import { dateOfDay, defaultPaymentTerm, dueDateOf, isoDay, lockedInvoice, paymentTermById, writeLines } from './invoice.write.js';
 
 const today = (now: Date) => new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
 
@@ -32,39 +32,44 @@ async function cleaningUp<T>(storage: FileStorage, written: string[], body: () =
  * and due dates, and its PDF document, all in the caller's transaction.
  */
 async function issue(
-  w: WriteContext,
+  w: SqlWriteContext,
   storage: FileStorage,
   id: string,
   invoiceDate: Date,
   paymentTermId: string | null,
   written: string[],
 ): Promise<void> {
-  const term = paymentTermId
-    ? await w.tx.paymentTerm.findFirst({ where: { id: paymentTermId } })
-    : await defaultPaymentTerm(w.tx);
+  const term = paymentTermId ? await paymentTermById(w.sql, paymentTermId) : await defaultPaymentTerm(w.sql);
   const { sequence, number } = await nextInvoiceNumber(w);
-  await w.tx.invoice.update({
-    where: { id },
-    data: {
-      status: 'sent',
-      invoiceSequence: sequence,
-      invoiceNumber: number,
-      invoiceDate,
-      dueDate: dueDateOf(invoiceDate, term?.days ?? null),
-      paymentTermId: term?.id ?? null,
-      sentAt: w.now,
-      updatedAt: w.now,
-    },
+  const due = dueDateOf(invoiceDate, term?.days ?? null);
+  await w.sql.update('invoice', id, {
+    status: 'sent',
+    invoice_sequence: sequence,
+    invoice_number: number,
+    invoice_date: isoDay(invoiceDate),
+    due_date: due ? isoDay(due) : null,
+    payment_term_id: term?.id ?? null,
+    sent_at: w.now,
+    updated_at: w.now,
   });
   await storeInvoicePdf(w, storage, id, written);
 }
 
-/** What a sent invoice billed is invoiced: its services may no longer be edited, its installments are invoiced. */
-async function markBilled(tx: EntityTransaction, id: string): Promise<void> {
-  const lines = await tx.invoiceLine.findMany({ where: { invoiceId: id, projectServiceId: { not: null } } });
-  const services = [...new Set(lines.map((l) => l.projectServiceId as string))];
-  if (services.length) await tx.projectService.updateMany({ where: { id: { in: services } }, data: { status: 'invoiced' } });
-  await tx.projectServiceInstallment.updateMany({ where: { invoiceId: id }, data: { status: 'invoiced' } });
+/**
+ * What a sent invoice billed is invoiced: its services may no longer be edited, its installments
+ * are invoiced. Two statements, queued; the services' rows are locked by their update as before.
+ */
+async function markBilled(sql: TenantReader, id: string, now: Date): Promise<void> {
+  await sql.queue(
+    `UPDATE project_service SET status = 'invoiced', updated_at = $3
+      WHERE environment_id = $1
+        AND id IN (SELECT l.project_service_id FROM invoice_line l
+                    WHERE l.environment_id = $1 AND l.invoice_id = $2 AND l.project_service_id IS NOT NULL)`,
+    [id, now],
+  );
+  await sql.queue(`UPDATE project_service_installment SET status = 'invoiced' WHERE environment_id = $1 AND invoice_id = $2`, [
+    id,
+  ]);
 }
 
 /**
@@ -72,7 +77,7 @@ async function markBilled(tx: EntityTransaction, id: string): Promise<void> {
  * is numbered, dated and rendered, and what it bills becomes invoiced.
  */
 export async function sendWithin(
-  w: WriteContext,
+  w: SqlWriteContext,
   storage: FileStorage,
   id: string,
   invoiceDate: Date | undefined,
@@ -80,13 +85,16 @@ export async function sendWithin(
 ) {
   const row = await lockedInvoice(w, id);
   if (row.status !== 'draft') throw new BusinessRuleError(`invoice ${row.id} is ${row.status}: only a draft can be sent`);
-  const lines = await w.tx.invoiceLine.count({ where: { invoiceId: row.id } });
-  if (lines === 0) throw new BusinessRuleError(`invoice ${row.id} has no lines: there is nothing to send`);
+  const [counted] = await w.sql.read<{ lines: number }>(
+    'SELECT count(*)::int AS lines FROM invoice_line WHERE environment_id = $1 AND invoice_id = $2',
+    [row.id],
+  );
+  if (!counted?.lines) throw new BusinessRuleError(`invoice ${row.id} has no lines: there is nothing to send`);
   if (!row.organizationId && !row.personId) {
     throw new BusinessRuleError(`invoice ${row.id} has no debtor: set organizationId or personId first`);
   }
   await issue(w, storage, row.id, invoiceDate ?? row.invoiceDate ?? today(w.now), row.paymentTermId, written);
-  await markBilled(w.tx, row.id);
+  await markBilled(w.sql, row.id, w.now);
 }
 
 /** invoice.send: a draft with lines and a debtor is numbered, dated, rendered and sent (no mail leaves). */
@@ -94,12 +102,24 @@ export async function sendInvoice(ctx: UserContext, input: { id: string; invoice
   const storage = requireStorage(ctx);
   const written: string[] = [];
   await cleaningUp(storage, written, () =>
-    inWrite(ctx, async (w) => {
+    inSqlWrite(ctx, async (w) => {
       await sendWithin(w, storage, input.id, input.invoiceDate, written);
-      await recordChange(w, invoice, input.id, 'updated');
+      await recordChange(w, invoice, input.id, 'updated', false);
     }),
   );
   return getEntity(ctx, invoice, input.id);
+}
+
+/** A line of the credited invoice, as stored (decimals as text, the date as YYYY-MM-DD). */
+interface CreditedLine {
+  description: string;
+  quantity: string;
+  price: string;
+  vatClassId: string | null;
+  revenueGroupId: string | null;
+  projectServiceId: string | null;
+  projectId: string | null;
+  lineDate: string | null;
 }
 
 /**
@@ -113,51 +133,56 @@ export async function creditInvoice(
   const storage = requireStorage(ctx);
   const written: string[] = [];
   const creditId = await cleaningUp(storage, written, () =>
-    inWrite(ctx, async (w) => {
+    inSqlWrite(ctx, async (w) => {
       const row = await lockedInvoice(w, input.id);
       if (row.kind === 'credit') throw new BusinessRuleError(`invoice ${row.id} is a credit invoice; it cannot be credited`);
       if (row.status === 'draft') throw new BusinessRuleError(`invoice ${row.id} is a draft: delete it instead of crediting it`);
       if (row.status === 'credited') throw new BusinessRuleError(`invoice ${row.id} has been credited already`);
-      const lines = await w.tx.invoiceLine.findMany({ where: { invoiceId: row.id }, orderBy: { position: 'asc' } });
+      // the quantities negated by PostgreSQL's numeric, exactly
+      const lines = await w.sql.read<CreditedLine>(
+        `SELECT description, (-quantity)::text AS quantity, price::text AS price, vat_class_id AS "vatClassId",
+                revenue_group_id AS "revenueGroupId", project_service_id AS "projectServiceId", project_id AS "projectId",
+                to_char(line_date, 'YYYY-MM-DD') AS "lineDate"
+           FROM invoice_line WHERE environment_id = $1 AND invoice_id = $2 ORDER BY position ASC`,
+        [row.id],
+      );
       const id = newEntityId('invoice');
-      await w.tx.invoice.create({
-        data: {
-          id,
-          environmentId: SCOPED_ENVIRONMENT,
-          kind: 'credit',
-          status: 'draft',
-          organizationId: row.organizationId,
-          personId: row.personId,
-          projectId: row.projectId,
-          myOrganizationProfileId: row.myOrganizationProfileId,
-          creditedInvoiceId: row.id,
-          subject: row.subject ? `Credit: ${row.subject}` : `Credit of invoice ${row.invoiceNumber}`,
-          reference: row.invoiceNumber,
-          comments: input.reason ?? null,
-          totalAmount: 0,
-        },
+      await w.sql.insert('invoice', {
+        id,
+        kind: 'credit',
+        status: 'draft',
+        organization_id: row.organizationId,
+        person_id: row.personId,
+        project_id: row.projectId,
+        my_organization_profile_id: row.myOrganizationProfileId,
+        credited_invoice_id: row.id,
+        subject: row.subject ? `Credit: ${row.subject}` : `Credit of invoice ${row.invoiceNumber}`,
+        reference: row.invoiceNumber,
+        comments: input.reason ?? null,
+        total_amount: 0,
+        updated_at: w.now,
       });
       // the credit lines carry no source: what the original billed stays billed once
       await writeLines(
-        w.tx,
+        w,
         id,
         lines.map((l) => ({
           description: l.description,
-          quantity: l.quantity.negated().toString(),
-          price: l.price.toString(),
+          quantity: l.quantity,
+          price: l.price,
           vatClassId: l.vatClassId,
           revenueGroupId: l.revenueGroupId,
           projectServiceId: l.projectServiceId,
           projectId: l.projectId,
-          lineDate: l.lineDate,
+          lineDate: l.lineDate === null ? null : dateOfDay(l.lineDate),
         })),
       );
       await issue(w, storage, id, input.invoiceDate ?? today(w.now), null, written);
       // a credit invoice settles itself against the original: nothing is due on it
-      await w.tx.invoice.update({ where: { id }, data: { dueDate: null } });
-      await w.tx.invoice.update({ where: { id: row.id }, data: { status: 'credited', updatedAt: w.now } });
-      await recordChange(w, invoice, id, 'created');
-      await recordChange(w, invoice, row.id, 'updated');
+      await w.sql.update('invoice', id, { due_date: null, updated_at: w.now });
+      await w.sql.update('invoice', row.id, { status: 'credited', updated_at: w.now });
+      await recordChange(w, invoice, id, 'created', false);
+      await recordChange(w, invoice, row.id, 'updated', false);
       return id;
     }),
   );

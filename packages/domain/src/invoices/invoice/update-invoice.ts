@@ -1,4 +1,5 @@
-import type { EntityRemove, EntityUpdate } from '../../shared/entity/index.js';
+import { columnsOf } from '../../shared/entity/columns.js';
+import type { EntityUpdate, SqlWriteContext } from '../../shared/entity/index.js';
 import type { UpdateInvoiceInput } from './invoice.schema.js';
 import { requireStorage, sendWithin } from './invoice-commands.js';
 import {
@@ -6,7 +7,9 @@ import {
   dueDateOf,
   fromInput,
   invoiceReferences,
+  isoDay,
   lockedInvoice,
+  paymentTermById,
   requestedSend,
   writeLines,
 } from './invoice.write.js';
@@ -14,43 +17,53 @@ import {
 /** PUT invoices/invoice/{id}: only a draft changes (and is sent when its status_id asks); a sent invoice is credited instead. */
 export const updateInvoice: EntityUpdate<UpdateInvoiceInput> = {
   references: invoiceReferences,
+  ownTransaction: true,
   async run(w, id, input) {
     const row = await lockedInvoice(w, id);
     assertDraft(row, 'edited');
     const paymentTermId = input.paymentTermId === undefined ? row.paymentTermId : input.paymentTermId;
-    const term = paymentTermId ? await w.tx.paymentTerm.findFirst({ where: { id: paymentTermId } }) : null;
+    const term = paymentTermId ? await paymentTermById(w.sql, paymentTermId) : null;
     const invoiceDate = input.invoiceDate === undefined ? row.invoiceDate : input.invoiceDate;
-    const data: Record<string, unknown> = {};
-    for (const key of [
-      'organizationId',
-      'personId',
-      'projectId',
-      'myOrganizationProfileId',
-      'reminderSetId',
-      'subject',
-      'reference',
-      'comments',
-    ] as const) {
-      if (input[key] !== undefined) data[key] = input[key];
-    }
-    await w.tx.invoice.update({
-      where: { id },
-      data: { ...data, paymentTermId, invoiceDate, dueDate: dueDateOf(invoiceDate, term?.days ?? null), updatedAt: w.now },
+    const due = dueDateOf(invoiceDate, term?.days ?? null);
+    // the fields named (undefined: left as they are)
+    const named = columnsOf({
+      organizationId: input.organizationId,
+      personId: input.personId,
+      projectId: input.projectId,
+      myOrganizationProfileId: input.myOrganizationProfileId,
+      reminderSetId: input.reminderSetId,
+      subject: input.subject,
+      reference: input.reference,
+      comments: input.comments,
     });
-    if (input.lines) await writeLines(w.tx, id, input.lines.map(fromInput));
-    if (await requestedSend(w.tx, input.statusId)) await sendWithin(w, requireStorage(w.ctx), id, undefined, []);
+    await w.sql.update('invoice', id, {
+      ...named,
+      payment_term_id: paymentTermId,
+      invoice_date: invoiceDate ? isoDay(invoiceDate) : null,
+      due_date: due ? isoDay(due) : null,
+      updated_at: w.now,
+    });
+    if (input.lines) await writeLines(w, id, input.lines.map(fromInput));
+    if (await requestedSend(w.sql, input.statusId)) await sendWithin(w, requireStorage(w.ctx), id, undefined, []);
   },
 };
 
 /**
  * DELETE invoices/invoice/{id}: a draft goes with its lines, and what it billed is
  * free to be drafted again; a sent invoice is never deleted, only credited.
+ * (In the generic delete's transaction; every statement through the reader.)
  */
-export const removeInvoice: EntityRemove = async (w, id) => {
+export async function removeInvoice(w: SqlWriteContext, id: string): Promise<void> {
   const row = await lockedInvoice(w, id);
   assertDraft(row, 'deleted');
-  await w.tx.projectServiceInstallment.updateMany({ where: { invoiceId: id }, data: { invoiceId: null, status: 'open' } });
-  await w.tx.invoiceDraftRequestProject.updateMany({ where: { invoiceId: id }, data: { invoiceId: null } });
-  await w.tx.invoiceLine.deleteMany({ where: { invoiceId: id } });
+  await w.sql.queue(
+    `UPDATE project_service_installment SET invoice_id = NULL, status = 'open' WHERE environment_id = $1 AND invoice_id = $2`,
+    [id],
+  );
+  await w.sql.queue(
+    'UPDATE invoice_draft_request_project SET invoice_id = NULL, updated_at = $3 WHERE environment_id = $1 AND invoice_id = $2',
+    [id, w.now],
+  );
+  await w.sql.queue('DELETE FROM invoice_line WHERE environment_id = $1 AND invoice_id = $2', [id]);
   await w.sql.deleteById('invoice', id);
-};
+}

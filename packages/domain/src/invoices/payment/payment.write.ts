@@ -1,19 +1,21 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import { type EntityCreate, type EntityUpdate, recordChange, type WriteContext } from '../../shared/entity/index.js';
+import { type EntityCreate, type EntityUpdate, recordChange, type SqlWriteContext } from '../../shared/entity/index.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { cents, centsText } from '../invoice/invoice-totals.js';
 import { invoice } from '../invoice/invoice.entity.js';
 import type { RegisterPaymentInput, UpdatePaymentInput } from './payment.schema.js';
 
-/** The invoice a payment is on, locked: it must have been sent and not credited. */
-async function payableInvoice(w: WriteContext, invoiceId: string) {
-  if (!(await w.sql.lockForUpdate('invoice', invoiceId))) {
+/** The invoice a payment is on, locked and read in one statement: it must have been sent and not credited. */
+async function payableInvoice(w: SqlWriteContext, invoiceId: string) {
+  const [row] = await w.sql.read<{ id: string; status: string; kind: string; totalIncl: string }>(
+    `SELECT id, status, kind, total_incl::text AS "totalIncl" FROM invoice WHERE environment_id = $1 AND id = $2 FOR UPDATE`,
+    [invoiceId],
+  );
+  if (!row) {
     throw new ValidationError([
       { path: 'invoiceId', message: `no such record: ${invoiceId} (an invoice of this environment)`, code: 'not_found' },
     ]);
   }
-  const row = await w.tx.invoice.findFirstOrThrow({ where: { id: invoiceId } });
   if (row.status === 'draft') {
     throw new BusinessRuleError(`invoice ${invoiceId} is a draft: a payment is registered on a sent invoice only`);
   }
@@ -31,16 +33,18 @@ async function payableInvoice(w: WriteContext, invoiceId: string) {
  * A payment above the open amount is refused unless marked as an overpayment.
  */
 async function settle(
-  w: WriteContext,
+  w: SqlWriteContext,
   invoiceId: string,
   totalIncl: string,
   payment: { amount: bigint; marked: boolean; excludeId?: string },
 ) {
-  const others = await w.tx.payment.findMany({
-    where: { invoiceId, ...(payment.excludeId ? { id: { not: payment.excludeId } } : {}) },
-    select: { amount: true },
-  });
-  const before = others.reduce((sum, p) => sum + cents(p.amount.toString()), 0n);
+  // the other payments' sum, exact (numeric)
+  const [others] = await w.sql.read<{ paid: string }>(
+    `SELECT COALESCE(sum(amount), 0)::text AS paid FROM payment
+      WHERE environment_id = $1 AND invoice_id = $2 AND ($3::text IS NULL OR id <> $3)`,
+    [invoiceId, payment.excludeId ?? null],
+  );
+  const before = cents(others?.paid ?? '0');
   const open = cents(totalIncl) - before;
   if (payment.amount > open && !payment.marked) {
     throw new ValidationError([
@@ -53,49 +57,53 @@ async function settle(
   }
   const paid = before + payment.amount;
   const status = paid >= cents(totalIncl) ? 'paid' : paid > 0n ? 'partially_paid' : 'sent';
-  await w.tx.invoice.update({ where: { id: invoiceId }, data: { totalPaid: centsText(paid), status, updatedAt: w.now } });
+  await w.sql.update('invoice', invoiceId, { total_paid: centsText(paid), status, updated_at: w.now });
 }
 
+const isoDay = (d: Date): string => d.toISOString().slice(0, 10);
+
 export const registerPayment: EntityCreate<RegisterPaymentInput> = {
+  ownTransaction: true,
   async run(w, input) {
     const inv = await payableInvoice(w, input.invoiceId);
     const amount = cents(input.amount);
-    await settle(w, inv.id, inv.totalIncl.toString(), { amount, marked: input.isOverpayment });
+    await settle(w, inv.id, inv.totalIncl, { amount, marked: input.isOverpayment });
     const id = newEntityId('payment');
-    await w.tx.payment.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        invoiceId: inv.id,
-        date: input.date,
-        amount: centsText(amount),
-        isOverpayment: input.isOverpayment,
-        description: input.description ?? null,
-      },
+    await w.sql.insert('payment', {
+      id,
+      invoice_id: inv.id,
+      date: isoDay(input.date),
+      amount: centsText(amount),
+      is_overpayment: input.isOverpayment,
+      description: input.description ?? null,
+      updated_at: w.now,
     });
-    await recordChange(w, invoice, inv.id, 'updated');
+    await recordChange(w, invoice, inv.id, 'updated', false);
     return id;
   },
 };
 
 export const updatePayment: EntityUpdate<UpdatePaymentInput> = {
+  ownTransaction: true,
   async run(w, id, input) {
-    const current = await w.tx.payment.findFirst({ where: { id } });
+    const [current] = await w.sql.read<{ invoiceId: string; amount: string; isOverpayment: boolean }>(
+      `SELECT invoice_id AS "invoiceId", amount::text AS amount, is_overpayment AS "isOverpayment"
+         FROM payment WHERE environment_id = $1 AND id = $2`,
+      [id],
+    );
     if (!current) throw new NotFoundError('payment', id);
     const inv = await payableInvoice(w, current.invoiceId);
-    const amount = input.amount === undefined ? cents(current.amount.toString()) : cents(input.amount);
+    const amount = input.amount === undefined ? cents(current.amount) : cents(input.amount);
     const marked = input.isOverpayment ?? current.isOverpayment;
-    await settle(w, inv.id, inv.totalIncl.toString(), { amount, marked, excludeId: id });
-    await w.tx.payment.update({
-      where: { id },
-      data: {
-        ...(input.date ? { date: input.date } : {}),
-        amount: centsText(amount),
-        isOverpayment: marked,
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        updatedAt: w.now,
-      },
+    await settle(w, inv.id, inv.totalIncl, { amount, marked, excludeId: id });
+    // the date and description stay as they are when not named
+    await w.sql.update('payment', id, {
+      date: input.date ? isoDay(input.date) : undefined,
+      amount: centsText(amount),
+      is_overpayment: marked,
+      description: input.description,
+      updated_at: w.now,
     });
-    await recordChange(w, invoice, inv.id, 'updated');
+    await recordChange(w, invoice, inv.id, 'updated', false);
   },
 };

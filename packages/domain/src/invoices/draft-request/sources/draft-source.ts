@@ -1,10 +1,9 @@
 import type { TenantReader } from '@bo/db';
-import type { EntityTransaction } from '../../../shared/entity/index.js';
 import type { StoredLineInput } from '../../invoice/invoice.write.js';
 
 /** What a source drafts for: one project, in the transaction that holds its row lock. */
 export interface DraftContext {
-  tx: EntityTransaction;
+  /** the transaction's tenant reader: a source reads and claims through it */
   sql: TenantReader;
   projectId: string;
   /** the date the invoice is drafted for: what has come due by then is billed */
