@@ -261,6 +261,45 @@ describe('sales/service', () => {
     await acme.v2('DELETE', `/sales/service/${fixed}`);
   });
 
+  it('a cost type line without a tariff takes the cost type’s; one with tariff null has none', async () => {
+    const travel = await lookup('cost_type', `r.label = 'Travel expenses'`);
+    const id = await post(acme, '/sales/service', {
+      sales_id: ids.sale,
+      name: 'Travel',
+      invoice_method: 'FixedFee',
+      hour_types: [
+        { hourtype_id: travel, billable: true },
+        { hourtype_id: travel, tariff: null, billable: true },
+      ],
+    });
+    const s = await get<Row & { cost_types: Row[] }>(`/sales/service/${id}`);
+    expect(s.cost_types.map((c) => c.tariff)).toEqual([0.23, null]);
+    await acme.v2('DELETE', `/sales/service/${id}`);
+  });
+
+  it('a new invoice method re-applies the billable rule to the hour types kept: unbillable ones refuse a fixed fee', async () => {
+    const line = { hourtype_id: ids.hourType, tariff: 80.5, budgeted_amount: 2.25 };
+    const id = await post(acme, '/sales/service', {
+      sales_id: ids.sale,
+      name: 'Method change',
+      invoice_method: 'Hours',
+      hour_types: [{ ...line, billable: false }],
+    });
+    const before = await databaseFingerprint(t.db);
+    const refused = await acme.v2('PUT', `/sales/service/${id}`, { invoice_method: 'FixedFee' });
+    expect(refused.status, refused.text).toBe(400);
+    expect(errorsOf(refused)).toContain('hour_types.0.billable');
+    expect(await databaseFingerprint(t.db)).toEqual(before);
+    expect((await acme.v2('PUT', `/sales/service/${id}`, { hour_types: [{ ...line, billable: true }] })).status).toBe(200);
+    const changed = await acme.v2('PUT', `/sales/service/${id}`, { invoice_method: 'FixedFee' });
+    expect(changed.status, changed.text).toBe(200);
+    const s = await get<Row & { hour_types: Row[] }>(`/sales/service/${id}`);
+    expect(s.invoice_method).toBe('FixedFee');
+    expect(s.hour_types).toHaveLength(1);
+    expect(s.hour_types[0]).toMatchObject({ tariff: 80.5, budgeted_amount: 2.25, billable: true });
+    await acme.v2('DELETE', `/sales/service/${id}`);
+  });
+
   it('POST /{id}/duplicate copies the service and its hour and cost types as a new service', async () => {
     const res = await acme.v2('POST', `/sales/service/${service}/duplicate`, {});
     expect(res.status, res.text).toBe(200);

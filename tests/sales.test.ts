@@ -424,6 +424,18 @@ describe('linked_projects on sales/sales reads (contract 2025-12, 2026-01, 2026-
     expect((await getSale(id)).linked_projects).toEqual([]);
   });
 
+  it('PUT linked_project_ids in another order reads back in that order, the links it keeps as well', async () => {
+    const id = await post(acme, '/sales/sales', {
+      subject: 'Reordered links',
+      organization_id: ids.org,
+      linked_project_ids: [ids.bareProject, ids.acqProject],
+    });
+    const order = async () => (await getSale(id)).linked_projects.map((p) => p.id);
+    expect(await order()).toEqual([ids.bareProject, ids.acqProject]);
+    expect((await put(id, { linked_project_ids: [ids.acqProject, ids.execProject, ids.bareProject] })).status).toBe(200);
+    expect(await order()).toEqual([ids.acqProject, ids.execProject, ids.bareProject]);
+  });
+
   it('a linked project that is deleted afterwards is no longer shown', async () => {
     const project = await post(acme, '/projects/project', { name: 'Gone soon' });
     const id = await post(acme, '/sales/sales', {

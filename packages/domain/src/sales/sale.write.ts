@@ -1,9 +1,10 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import type { TenantReader } from '@bo/db';
 import { contactPerson } from '../crm/contactperson/contactperson.entity.js';
 import { REQUIRED_MESSAGE, ValidationError } from '../shared/errors.js';
-import type { EntityTransaction, ReferenceCheck, TargetEntity } from '../shared/entity/index.js';
+import type { ReferenceCheck, TargetEntity } from '../shared/entity/index.js';
 import { projectOfSale } from './linked-project.entity.js';
 import type { UpdateSaleInput } from './sale.schema.js';
+import { optionalDateText } from './sql-writes.js';
 
 /** Who a sale is for: an organization (optionally with one of its contacts) or a person, never both. */
 export interface SaleRelation {
@@ -82,18 +83,34 @@ export function saleReferences(input: UpdateSaleInput): ReferenceCheck[] {
   ];
 }
 
-/** A contact named with (or kept through) a write must be a contact person of the sale's organization. */
-export async function assertContactOfOrganization(
-  tx: EntityTransaction,
-  input: RelationInput,
+interface SaleRuleChecks {
+  /** true: the relation's contact is a contact person of its organization; null: not checked */
+  contact_ok: boolean | null;
+  reason: { blocked: boolean; name: string } | null;
+}
+
+/**
+ * The rules a sale write is held to beyond its references, read in one statement when the write
+ * names anything they concern: a contact named with (or kept through) a write must be a contact
+ * person of the sale's organization, and a blocked sales reason can no longer be chosen (2023-06;
+ * a sale keeps one it had).
+ */
+export async function assertSaleRules(
+  sql: TenantReader,
+  input: RelationInput & Pick<UpdateSaleInput, 'reason'>,
   relation: SaleRelation,
+  currentReasonId: string | null,
 ): Promise<void> {
-  if (!relation.contactId || !relation.organizationId || !(input.contactId || input.organizationId)) return;
-  const contact = await tx.contactPerson.findFirst({
-    where: { id: relation.contactId, organizationId: relation.organizationId },
-    select: { id: true },
-  });
-  if (!contact) {
+  const contactChecked = !!(relation.contactId && relation.organizationId && (input.contactId || input.organizationId));
+  const reasonId = input.reason?.id && input.reason.id !== currentReasonId ? input.reason.id : null;
+  if (!contactChecked && !reasonId) return;
+  const [found] = await sql.read<SaleRuleChecks>(
+    `SELECT (SELECT true FROM contact_person c WHERE c.environment_id = $1 AND c.id = $2 AND c.organization_id = $3) AS contact_ok,
+            (SELECT json_build_object('blocked', r.blocked, 'name', r.name) FROM sales_reason r
+              WHERE r.environment_id = $1 AND r.id = $4) AS reason`,
+    [contactChecked ? relation.contactId : null, contactChecked ? relation.organizationId : null, reasonId],
+  );
+  if (contactChecked && !found?.contact_ok) {
     throw new ValidationError([
       {
         path: 'contactId',
@@ -102,64 +119,57 @@ export async function assertContactOfOrganization(
       },
     ]);
   }
-}
-
-/** The sale's own columns named by a write (left-out fields are undefined, so Prisma keeps them). */
-export function saleColumns(input: UpdateSaleInput, relation: SaleRelation) {
-  return {
-    subject: input.subject,
-    organizationId: relation.organizationId,
-    personId: relation.personId,
-    contactId: relation.contactId,
-    myOrganizationProfileId: input.myOrganizationProfileId,
-    responsibleEmployeeId: input.responsibleEmployeeId,
-    startDate: input.startDate,
-    expectedClosingDate: input.expectedClosingDate,
-    expectedRevenue: input.expectedRevenue,
-    chanceToScore: input.chanceToScore,
-    note: input.note,
-    divergentPaymentTermId: input.divergentPaymentTermId,
-    statusId: input.statusId,
-    progressId: input.progressId,
-    sourceId: input.sourceId,
-    reasonId: input.reason === undefined ? undefined : (input.reason?.id ?? null),
-  };
-}
-
-/** A blocked sales reason can no longer be chosen (2023-06); a sale keeps one it had. */
-export async function assertReasonNotBlocked(
-  tx: EntityTransaction,
-  input: RelationInput & Pick<UpdateSaleInput, 'reason'>,
-  currentReasonId: string | null,
-) {
-  const id = input.reason?.id;
-  if (!id || id === currentReasonId) return;
-  const reason = await tx.salesReason.findFirst({ where: { id }, select: { blocked: true, name: true } });
-  if (reason?.blocked) {
+  if (found?.reason?.blocked) {
     throw new ValidationError([
-      { path: 'reason.id', message: `the sales reason "${reason.name}" is blocked and cannot be chosen`, code: 'blocked' },
+      { path: 'reason.id', message: `the sales reason "${found.reason.name}" is blocked and cannot be chosen`, code: 'blocked' },
     ]);
   }
 }
 
-/** Replaces the sale's linked projects with the given set (left out: unchanged). */
+/** The sale's own columns named by a write, by column (left-out fields are undefined: they keep their value). */
+export function saleColumns(input: UpdateSaleInput, relation: SaleRelation): Record<string, unknown> {
+  return {
+    subject: input.subject,
+    organization_id: relation.organizationId,
+    person_id: relation.personId,
+    contact_id: relation.contactId,
+    my_organization_profile_id: input.myOrganizationProfileId,
+    responsible_employee_id: input.responsibleEmployeeId,
+    start_date: optionalDateText(input.startDate),
+    expected_closing_date: optionalDateText(input.expectedClosingDate),
+    expected_revenue: input.expectedRevenue,
+    chance_to_score: input.chanceToScore,
+    note: input.note,
+    divergent_payment_term_id: input.divergentPaymentTermId,
+    status_id: input.statusId,
+    progress_id: input.progressId,
+    source_id: input.sourceId,
+    reason_id: input.reason === undefined ? undefined : (input.reason?.id ?? null),
+  };
+}
+
+/**
+ * Replaces the sale's linked projects with the given set (left out: unchanged), in one statement:
+ * the others go, the named ones stay or come. created_at steps by a millisecond so the links read
+ * back in the order they were given (a kept link takes its new place too).
+ */
 export async function writeLinkedProjects(
-  tx: EntityTransaction,
+  sql: TenantReader,
   saleId: string,
   projectIds: string[] | undefined,
   now: Date,
 ): Promise<void> {
   if (projectIds === undefined) return;
-  await tx.saleProject.deleteMany({ where: { saleId } });
   const unique = [...new Set(projectIds)];
-  if (unique.length === 0) return;
-  // createdAt steps by a millisecond so the links read back in the order they were given
-  await tx.saleProject.createMany({
-    data: unique.map((projectId, i) => ({
-      environmentId: SCOPED_ENVIRONMENT,
-      saleId,
-      projectId,
-      createdAt: new Date(now.getTime() + i),
-    })),
-  });
+  await sql.queue(
+    `WITH gone AS (
+       DELETE FROM sale_project WHERE environment_id = $1 AND sale_id = $2 AND NOT (project_id = ANY($3::text[])))
+     INSERT INTO sale_project (environment_id, sale_id, project_id, created_at)
+     SELECT $1, $2, p.project_id, $4::timestamptz + (p.n - 1) * interval '1 millisecond'
+       FROM unnest($3::text[]) WITH ORDINALITY AS p(project_id, n)
+     ON CONFLICT (sale_id, project_id) DO UPDATE SET created_at = EXCLUDED.created_at
+       WHERE sale_project.environment_id = $1`,
+    [saleId, unique, now],
+    { stablePlan: true },
+  );
 }

@@ -5,7 +5,7 @@ import {
   entityQueries,
   entityUpdate,
   idInputSchema,
-  inWrite,
+  inSqlWrite,
   recordChange,
 } from '../shared/entity/index.js';
 import { NotFoundError } from '../shared/errors.js';
@@ -49,11 +49,10 @@ export const saleServiceRouter = router({
     .input(idInputSchema.extend({ data: z.object({}).optional() }))
     .output(idOutput)
     .mutation(({ ctx, input }) =>
-      inWrite(ctx, async (w) => {
+      inSqlWrite(ctx, async (w) => {
         if (!(await w.sql.lockForUpdate('sale_service', input.id))) throw new NotFoundError('saleservice', input.id);
-        const id = await copySaleService(w.tx, input.id, null, w.now);
-        await w.tx.saleService.update({ where: { id }, data: { isActive: true } });
-        await recordChange(w, saleService, id, 'created');
+        const id = await copySaleService(w.sql, input.id, null, w.now);
+        await recordChange(w, saleService, id, 'created', false);
         return { id };
       }),
     ),

@@ -1,4 +1,3 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { z } from 'zod';
 import type { EntityCreate, EntityUpdate } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
@@ -11,38 +10,28 @@ export const updateQuoteTemplateInput = z.object({ name: z.string().trim().min(1
 export type CreateQuoteTemplateInput = z.infer<typeof createQuoteTemplateInput>;
 export type UpdateQuoteTemplateInput = z.infer<typeof updateQuoteTemplateInput>;
 
+/** the template's columns named by a write (left out: undefined, the column keeps its value or default) */
+const templateColumns = (input: UpdateQuoteTemplateInput) => ({
+  name: input.name,
+  type: input.type,
+  html: input.html,
+  json: input.json,
+  is_blocked: input.isBlocked,
+});
+
 export const createQuoteTemplate: EntityCreate<CreateQuoteTemplateInput> = {
-  async run({ tx, now }, input) {
+  // one INSERT queued with the event: one round trip
+  ownTransaction: true,
+  async run({ sql, now }, input) {
     const id = newEntityId('quotetemplate');
-    await tx.quoteTemplate.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        name: input.name,
-        type: input.type ?? null,
-        html: input.html ?? null,
-        json: input.json ?? null,
-        isBlocked: input.isBlocked ?? false,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
+    await sql.insert('quote_template', { ...templateColumns(input), id, created_at: now, updated_at: now });
     return id;
   },
 };
 
 export const updateQuoteTemplate: EntityUpdate<UpdateQuoteTemplateInput> = {
-  async run({ tx, now }, id, input) {
-    await tx.quoteTemplate.update({
-      where: { id },
-      data: {
-        name: input.name,
-        type: input.type,
-        html: input.html,
-        json: input.json,
-        isBlocked: input.isBlocked,
-        updatedAt: now,
-      },
-    });
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
+    await sql.update('quote_template', id, { ...templateColumns(input), updated_at: now });
   },
 };

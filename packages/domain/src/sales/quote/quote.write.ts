@@ -1,12 +1,13 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
-import type { EntityTransaction, ReferenceCheck, WriteContext } from '../../shared/entity/index.js';
-import { BusinessRuleError, ValidationError } from '../../shared/errors.js';
+import type { TenantReader } from '@bo/db';
+import type { ReferenceCheck, SqlWriteContext } from '../../shared/entity/index.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import { type QuoteFlowStep, quoteStatus, quoteTemplate, vatClass } from '../lookups/lookups.entity.js';
 import { sale } from '../sale.entity.js';
 import { saleService } from '../service/sale-service.entity.js';
 import type { StoredTotals } from './quote.entity.js';
 import type { ServiceGroupInput, UpdateQuoteInput } from './quote.schema.js';
+import { insertRows } from '../sql-writes.js';
 import { choiceViolations, computeQuoteTotals, type TotalsGroup } from './quote-totals.js';
 
 export function quoteReferences(input: UpdateQuoteInput & { saleId?: string }): ReferenceCheck[] {
@@ -32,30 +33,65 @@ const NEXT: Record<QuoteFlowStep, QuoteFlowStep[]> = {
   rejected: ['draft'],
 };
 
-export async function statusByKey(tx: EntityTransaction, key: QuoteFlowStep) {
-  const status = await tx.quoteStatus.findFirst({ where: { key } });
-  if (!status) throw new Error(`the environment has no quote status ${key}`);
-  return status;
+/** A quote as a write of it starts from, with the status it is to move to (when one is named). */
+export interface QuoteState {
+  saleId: string;
+  /** the key of its status now */
+  statusKey: string;
+  /** the status named, found by id or by key; null when there is no such status */
+  target: { id: string; key: string } | null;
 }
 
-/** Moves a quote to a step of its flow; a step that may not follow the current one is refused. */
-export async function moveQuote(w: WriteContext, quoteId: string, to: QuoteFlowStep, path = 'quoteStatusId') {
-  const current = await w.tx.quote.findFirstOrThrow({ where: { id: quoteId }, select: { quoteStatusId: true } });
-  const from = await w.tx.quoteStatus.findFirstOrThrow({ where: { id: current.quoteStatusId } });
-  if (from.key === to) return;
-  if (!(NEXT[from.key as QuoteFlowStep] ?? []).includes(to)) {
+/**
+ * The quote's sale and status, and the status a write names (by id, or by its key), in one
+ * statement. Read after the quote's row lock: the state as its last writer left it.
+ */
+export async function quoteState(
+  sql: TenantReader,
+  quoteId: string,
+  target: { id?: string | null; key?: QuoteFlowStep } = {},
+): Promise<QuoteState> {
+  const [row] = await sql.read<{ sale_id: string; status_key: string; target_id: string | null; target_key: string | null }>(
+    `SELECT q.sale_id, s.key AS status_key, t.id AS target_id, t.key AS target_key
+       FROM quote q
+       JOIN quote_status s ON s.environment_id = $1 AND s.id = q.quote_status_id
+       LEFT JOIN quote_status t ON t.environment_id = $1 AND (t.id = $3 OR t.key = $4)
+      WHERE q.environment_id = $1 AND q.id = $2`,
+    [quoteId, target.id ?? null, target.key ?? null],
+  );
+  if (!row) throw new NotFoundError('quote', quoteId);
+  return {
+    saleId: row.sale_id,
+    statusKey: row.status_key,
+    target: row.target_id && row.target_key ? { id: row.target_id, key: row.target_key } : null,
+  };
+}
+
+/**
+ * Moves a quote from the step it is at to a step of its flow; a step that may not follow the
+ * current one is refused. The change is queued with the write.
+ */
+export async function moveQuote(
+  w: SqlWriteContext,
+  quoteId: string,
+  from: string,
+  to: { id: string; key: string },
+  path = 'quoteStatusId',
+) {
+  if (from === to.key) return;
+  if (!(NEXT[from as QuoteFlowStep] ?? []).includes(to.key as QuoteFlowStep)) {
     throw new ValidationError([
       {
         path,
-        message: `a ${from.key} quote cannot become ${to} (flow: draft → sent → accepted or rejected)`,
+        message: `a ${from} quote cannot become ${to.key} (flow: draft → sent → accepted or rejected)`,
         code: 'quote_flow',
       },
     ]);
   }
-  const status = await statusByKey(w.tx, to);
-  await w.tx.quote.update({
-    where: { id: quoteId },
-    data: { quoteStatusId: status.id, ...(to === 'sent' ? { sentAt: w.now } : {}), updatedAt: w.now },
+  await w.sql.update('quote', quoteId, {
+    quote_status_id: to.id,
+    sent_at: to.key === 'sent' ? w.now : undefined,
+    updated_at: w.now,
   });
 }
 
@@ -69,12 +105,41 @@ interface ResolvedLine {
   chosen: boolean;
 }
 
-/** The lines of the groups with the sale services' defaults filled in and the VAT classes' percentages. */
-async function resolveGroups(w: WriteContext, saleId: string, groups: ServiceGroupInput[]): Promise<ResolvedLine[][]> {
-  const serviceIds = groups.flatMap((g) => g.services.map((s) => s.saleServiceId)).filter((x): x is string => !!x);
-  const services = new Map(
-    (await w.tx.saleService.findMany({ where: { id: { in: serviceIds } } })).map((s) => [s.id, s] as const),
+interface ServiceDefaults {
+  id: string;
+  saleId: string;
+  name: string;
+  amount: string | null;
+  price: string | null;
+  vatClassId: string | null;
+}
+
+/**
+ * The sale services the lines name and the percentages of the VAT classes the lines may take
+ * (named, or their service's), in one statement.
+ */
+async function readLineDefaults(sql: TenantReader, serviceIds: string[], classIds: string[]) {
+  const [row] = await sql.read<{ services: ServiceDefaults[]; classes: Record<string, string> }>(
+    `SELECT (SELECT coalesce(json_agg(json_build_object('id', s.id, 'saleId', s.sale_id, 'name', s.name,
+                     'amount', s.amount::text, 'price', s.price::text, 'vatClassId', s.vat_class_id)), '[]')
+               FROM sale_service s WHERE s.environment_id = $1 AND s.id = ANY($2::text[])) AS services,
+            (SELECT coalesce(json_object_agg(c.id, c.percentage::text), '{}')
+               FROM vat_class c
+              WHERE c.environment_id = $1
+                AND (c.id = ANY($3::text[])
+                     OR c.id IN (SELECT s.vat_class_id FROM sale_service s WHERE s.environment_id = $1 AND s.id = ANY($2::text[])))) AS classes`,
+    [serviceIds, classIds],
   );
+  return { services: new Map((row?.services ?? []).map((s) => [s.id, s] as const)), classes: row?.classes ?? {} };
+}
+
+/** The lines of the groups with the sale services' defaults filled in and the VAT classes' percentages. */
+async function resolveGroups(sql: TenantReader, saleId: string, groups: ServiceGroupInput[]): Promise<ResolvedLine[][]> {
+  const given = groups.flatMap((g) => g.services);
+  if (given.length === 0) return groups.map(() => []);
+  const serviceIds = [...new Set(given.map((s) => s.saleServiceId).filter((x): x is string => !!x))];
+  const classIds = [...new Set(given.map((s) => s.vatClassId).filter((x): x is string => !!x))];
+  const { services, classes } = await readLineDefaults(sql, serviceIds, classIds);
   const violations = groups.flatMap((g, n) =>
     g.services.flatMap((s, i) => {
       const path = `serviceGroups.${n}.services.${i}`;
@@ -88,89 +153,119 @@ async function resolveGroups(w: WriteContext, saleId: string, groups: ServiceGro
     }),
   );
   if (violations.length) throw new ValidationError(violations);
-  const lines = groups.map((g) =>
+  return groups.map((g) =>
     g.services.map((s) => {
       const service = s.saleServiceId ? services.get(s.saleServiceId) : undefined;
+      const vatClassId = s.vatClassId !== undefined ? s.vatClassId : (service?.vatClassId ?? null);
       return {
         saleServiceId: s.saleServiceId ?? null,
         name: s.name ?? service?.name ?? '',
-        quantity: s.quantity ?? service?.amount?.toString() ?? 1,
-        price: s.price ?? service?.price?.toString() ?? 0,
-        vatClassId: s.vatClassId !== undefined ? s.vatClassId : (service?.vatClassId ?? null),
-        vatPercentage: '0',
+        quantity: s.quantity ?? service?.amount ?? 1,
+        price: s.price ?? service?.price ?? 0,
+        vatClassId,
+        vatPercentage: vatClassId ? (classes[vatClassId] ?? '0') : '0',
         chosen: s.chosen ?? false,
       };
     }),
   );
-  const classIds = [...new Set(lines.flat().map((l) => l.vatClassId))].filter((x): x is string => !!x);
-  const classes = new Map(
-    (await w.tx.vatClass.findMany({ where: { id: { in: classIds } } })).map((c) => [c.id, c.percentage.toString()]),
-  );
-  for (const l of lines.flat()) l.vatPercentage = l.vatClassId ? (classes.get(l.vatClassId) ?? '0') : '0';
-  return lines;
+}
+
+/** The columns of a quote's group rows and line rows, in the order `insertRows` takes their values. */
+export const GROUP_COLUMNS = ['id', 'quote_id', 'name', 'type', 'position', 'created_at', 'updated_at'] as const;
+export const LINE_COLUMNS = [
+  'id',
+  'quote_id',
+  'group_id',
+  'sale_service_id',
+  'name',
+  'quantity',
+  'price',
+  'vat_class_id',
+  'vat_percentage',
+  'chosen',
+  'position',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The groups and lines of a quote as rows (new ids), and the totals stored beside them. */
+export interface QuoteContent {
+  groups: unknown[][];
+  lines: unknown[][];
+  totals: StoredTotals;
+  grandTotals: { excl: string; vat: string; incl: string };
 }
 
 /**
- * Replaces the groups and lines of a quote, refusing choices the group rules forbid,
- * and stores the totals computed from them (the one totals function).
+ * The groups and lines of a quote written from the input, refusing choices the group rules
+ * forbid, with the totals computed from them (the one totals function). Nothing is written yet.
  */
-export async function writeServiceGroups(w: WriteContext, quoteId: string, saleId: string, groups: ServiceGroupInput[]) {
-  const lines = await resolveGroups(w, saleId, groups);
+export async function quoteContent(
+  w: SqlWriteContext,
+  quoteId: string,
+  saleId: string,
+  groups: ServiceGroupInput[],
+): Promise<QuoteContent> {
+  const lines = await resolveGroups(w.sql, saleId, groups);
   const totalsInput: TotalsGroup[] = groups.map((g, n) => ({ type: g.type, lines: lines[n] ?? [] }));
   const violations = choiceViolations(totalsInput);
   if (violations.length) throw new ValidationError(violations);
   const totals = computeQuoteTotals(totalsInput);
-
-  await w.tx.quoteServiceGroup.deleteMany({ where: { quoteId } });
   const stored: StoredTotals = { groups: {}, grandTotals: stripLines(totals.grandTotals) };
+  const content: QuoteContent = { groups: [], lines: [], totals: stored, grandTotals: totals.grandTotals };
   for (const [n, group] of groups.entries()) {
     const groupId = newEntityId('quoteservicegroup');
-    await w.tx.quoteServiceGroup.create({
-      data: {
-        id: groupId,
-        environmentId: SCOPED_ENVIRONMENT,
+    content.groups.push([groupId, quoteId, group.name, group.type, n, w.now, w.now]);
+    for (const [position, l] of (lines[n] ?? []).entries()) {
+      content.lines.push([
+        newEntityId('quoteline'),
         quoteId,
-        name: group.name,
-        type: group.type,
-        position: n,
-        createdAt: w.now,
-        updatedAt: w.now,
-      },
-    });
-    const groupLines = lines[n] ?? [];
-    if (groupLines.length) {
-      await w.tx.quoteLine.createMany({
-        data: groupLines.map((l, position) => ({
-          id: newEntityId('quoteline'),
-          environmentId: SCOPED_ENVIRONMENT,
-          quoteId,
-          groupId,
-          saleServiceId: l.saleServiceId,
-          name: l.name,
-          quantity: String(l.quantity),
-          price: String(l.price),
-          vatClassId: l.vatClassId,
-          vatPercentage: l.vatPercentage,
-          chosen: l.chosen,
-          position,
-          createdAt: w.now,
-          updatedAt: w.now,
-        })),
-      });
+        groupId,
+        l.saleServiceId,
+        l.name,
+        String(l.quantity),
+        String(l.price),
+        l.vatClassId,
+        l.vatPercentage,
+        l.chosen,
+        position,
+        w.now,
+        w.now,
+      ]);
     }
     const t = totals.groups[n];
     if (t) stored.groups[groupId] = stripLines(t);
   }
-  await w.tx.quote.update({
-    where: { id: quoteId },
-    data: {
-      totals: stored,
-      totalExcl: totals.grandTotals.excl,
-      totalVat: totals.grandTotals.vat,
-      totalIncl: totals.grandTotals.incl,
-      updatedAt: w.now,
-    },
+  return content;
+}
+
+/** The quote's groups and lines (queued; the quote's row is written before them). */
+export async function insertQuoteContent(sql: TenantReader, content: QuoteContent): Promise<void> {
+  await insertRows(sql, 'quote_service_group', GROUP_COLUMNS, content.groups);
+  await insertRows(sql, 'quote_line', LINE_COLUMNS, content.lines);
+}
+
+/** The columns of the totals stored on the quote's row. */
+export function totalsColumns(content: QuoteContent): Record<string, unknown> {
+  return {
+    totals: JSON.stringify(content.totals),
+    total_excl: content.grandTotals.excl,
+    total_vat: content.grandTotals.vat,
+    total_incl: content.grandTotals.incl,
+  };
+}
+
+/**
+ * Replaces the groups and lines of a quote (its lines go with their groups, by cascade) and
+ * stores the totals computed from them.
+ */
+export async function writeServiceGroups(w: SqlWriteContext, quoteId: string, saleId: string, groups: ServiceGroupInput[]) {
+  const content = await quoteContent(w, quoteId, saleId, groups);
+  await w.sql.queue('DELETE FROM quote_service_group WHERE environment_id = $1 AND quote_id = $2', [quoteId], {
+    stablePlan: true,
   });
+  await insertQuoteContent(w.sql, content);
+  await w.sql.update('quote', quoteId, { ...totalsColumns(content), updated_at: w.now });
 }
 
 function stripLines<T extends { excl: string; vat: string; incl: string; vatByClass: unknown[] }>(t: T) {
@@ -178,29 +273,34 @@ function stripLines<T extends { excl: string; vat: string; incl: string; vatByCl
 }
 
 /** Only a draft's groups and lines may change: a sent quote is what the customer saw. */
-export async function assertDraft(w: WriteContext, quoteId: string, path = 'serviceGroups') {
-  const q = await w.tx.quote.findFirstOrThrow({ where: { id: quoteId }, select: { quoteStatusId: true } });
-  const status = await w.tx.quoteStatus.findFirstOrThrow({ where: { id: q.quoteStatusId } });
-  if (status.key !== 'draft') {
-    throw new BusinessRuleError(`${path}: the services of a ${status.key} quote can no longer change; only a draft's can`);
+export function assertDraft(statusKey: string, path = 'serviceGroups') {
+  if (statusKey !== 'draft') {
+    throw new BusinessRuleError(`${path}: the services of a ${statusKey} quote can no longer change; only a draft's can`);
   }
 }
 
 /**
- * The next quote number of the environment: Q-<year>-<n>, one above the year's highest.
- * The year's numbers are drawn one transaction at a time (an advisory lock keyed by the
- * environment and the year, held until the drawing transaction ends), and the highest is
- * read after the lock: two quotes created at once never share a number.
+ * The quote number of a new quote of the environment: Q-<year>-<n>, one above the year's highest,
+ * made by PostgreSQL in the statement that inserts the quote (`numberSql` with the year's pattern
+ * as `$k`). The year's numbers are drawn one transaction at a time: this queues an advisory lock
+ * keyed by the environment and the year, held until the drawing transaction ends, and the
+ * inserting statement, which comes after it, reads the highest number after the lock (each
+ * statement of a transaction at read committed sees what committed before it began): two quotes
+ * created at once never share a number.
  */
-export async function nextQuoteNumber(w: WriteContext): Promise<string> {
+export async function lockQuoteNumbers(w: SqlWriteContext): Promise<string> {
   const year = w.now.getUTCFullYear();
-  await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':quote-number:' || $2, 0))`, [
+  await w.sql.queue(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':quote-number:' || $2, 0))`, [
     String(year),
   ]);
-  const [row] = await w.sql.read<{ n: number }>(
-    `SELECT coalesce(max(substring(quote_number FROM '^Q-[0-9]{4}-([0-9]+)$')::int), 0)::int AS n
-       FROM quote WHERE environment_id = $1 AND quote_number LIKE $2`,
-    [`Q-${year}-%`],
-  );
-  return `Q-${year}-${String((row?.n ?? 0) + 1).padStart(4, '0')}`;
+  return `Q-${year}-`;
 }
+
+/**
+ * The next number of the year whose prefix (`Q-<year>-`) is bound as `$k` (see lockQuoteNumbers):
+ * at least four digits, as many as it takes past 9999.
+ */
+export const nextQuoteNumberSql = (k: number) =>
+  `(SELECT $${k}::text || lpad(next.n::text, greatest(4, length(next.n::text)), '0')
+      FROM (SELECT coalesce(max(substring(q.quote_number FROM '^Q-[0-9]{4}-([0-9]+)$')::int), 0) + 1 AS n
+              FROM quote q WHERE q.environment_id = $1 AND q.quote_number LIKE $${k}::text || '%') AS next)`;
