@@ -53,7 +53,8 @@ async function ofOwnTransaction(table: string, request: () => Promise<{ status: 
   return { tx, answer };
 }
 
-const one = async <T>(sql: string, params: unknown[]): Promise<T> => (await t.db.query<T>(sql, params))[0] as T;
+const one = async <T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T> =>
+  (await t.db.query<T>(sql, params))[0] as T;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
