@@ -1,13 +1,12 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { hours } from '../hours/hours/hours.entity.js';
 import { BookingRefused, createHours } from '../hours/hours/hours.write.js';
 import {
   type EntityCreate,
   type EntityUpdate,
   getEntity,
-  inWrite,
+  inSqlWrite,
   recordChange,
-  type WriteContext,
+  type SqlWriteContext,
 } from '../shared/entity/index.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { newEntityId } from '../shared/ids.js';
@@ -16,78 +15,103 @@ import { type TimerState, timer } from './timer.entity.js';
 import type { CreateTimerInput, StopTimerInput, UpdateTimerInput } from './timer.schema.js';
 
 /** At most one running timer per employee (the partial unique index is the backstop). */
-async function assertNoneRunning(w: WriteContext, employeeId: string, except?: string) {
+async function assertNoneRunning(w: SqlWriteContext, employeeId: string, except?: string) {
   await w.sql.read(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1 || ':timer:' || $2, 0))`, [employeeId]);
-  const running = await w.tx.timer.findFirst({
-    where: { employeeId, state: 'running', ...(except ? { id: { not: except } } : {}) },
-    select: { id: true },
-  });
+  // a statement of its own, after the lock: it sees a timer started by a write that held the lock before
+  const [running] = await w.sql.read<{ id: string }>(
+    `SELECT id FROM timer
+      WHERE environment_id = $1 AND employee_id = $2 AND state = 'running' AND ($3::text IS NULL OR id <> $3)
+      LIMIT 1`,
+    [employeeId, except ?? null],
+  );
   if (running) throw new BookingRefused('timer_already_running', `The employee already has a running timer (${running.id}).`);
 }
 
 export const createTimer: EntityCreate<CreateTimerInput> = {
+  ownTransaction: true,
   async run(w, input) {
-    const service = await w.tx.projectService.findUnique({
-      where: { id: input.projectServiceId },
-      select: { projectId: true, hourTypes: { select: { hourTypeId: true } } },
-    });
+    const [service] = await w.sql.read<{ projectId: string; hasHourType: boolean }>(
+      `SELECT s.project_id AS "projectId",
+              EXISTS (SELECT 1 FROM project_service_hour_type l
+                       WHERE l.environment_id = $1 AND l.project_service_id = s.id AND l.hour_type_id = $3) AS "hasHourType"
+         FROM project_service s WHERE s.environment_id = $1 AND s.id = $2`,
+      [input.projectServiceId, input.hourTypeId],
+    );
     if (!service) throw new NotFoundError('projectservice', input.projectServiceId);
     if (input.projectId && input.projectId !== service.projectId) {
       throw new ValidationError([
         { path: 'projectId', message: 'The service is not a service of this project.', code: 'mismatch' },
       ]);
     }
-    if (!service.hourTypes.some((l) => l.hourTypeId === input.hourTypeId)) {
+    if (!service.hasHourType) {
       throw new BookingRefused('hour_type_not_on_service', 'The hour type is not one of the service.');
     }
     const state: TimerState = input.state ?? 'running';
     if (state === 'running') await assertNoneRunning(w, input.employeeId);
     const id = newEntityId('timer');
-    await w.tx.timer.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: input.employeeId,
-        projectId: service.projectId,
-        projectServiceId: input.projectServiceId,
-        hourTypeId: input.hourTypeId,
-        state,
-        runningSince: state === 'running' ? w.now : null,
-        metadata: input.metadata ?? null,
-      },
+    await w.sql.insert('timer', {
+      id,
+      employee_id: input.employeeId,
+      project_id: service.projectId,
+      project_service_id: input.projectServiceId,
+      hour_type_id: input.hourTypeId,
+      state,
+      running_since: state === 'running' ? w.now : null,
+      metadata: input.metadata ?? null,
+      updated_at: w.now,
     });
     return id;
   },
 };
 
+/** A timer as a move reads it (its row is locked by the write). */
+interface StoredTimer {
+  employeeId: string;
+  projectServiceId: string | null;
+  hourTypeId: string | null;
+  state: TimerState;
+  secondsBefore: number;
+  runningSince: Date | null;
+}
+
 /** Moves a timer: a pause or a finish adds the current run to the seconds counted; a finished timer stays finished. */
-async function moveTimer(w: WriteContext, id: string, to: TimerState | undefined, metadata: string | null | undefined) {
-  const current = await w.tx.timer.findUniqueOrThrow({ where: { id } });
-  const from = current.state as TimerState;
+async function moveTimer(w: SqlWriteContext, id: string, to: TimerState | undefined, metadata: string | null | undefined) {
+  const [current] = await w.sql.read<StoredTimer>(
+    `SELECT employee_id AS "employeeId", project_service_id AS "projectServiceId", hour_type_id AS "hourTypeId", state,
+            seconds_before AS "secondsBefore", running_since AS "runningSince"
+       FROM timer WHERE environment_id = $1 AND id = $2`,
+    [id],
+  );
+  if (!current) throw new NotFoundError('timer', id);
+  const from = current.state;
   if (to && to !== from && from === 'finished')
     throw new BookingRefused('timer_finished', 'The timer is finished; it cannot run again.');
-  const data: { state?: string; secondsBefore?: number; runningSince?: Date | null; metadata?: string | null; updatedAt: Date } =
-    {
-      updatedAt: w.now,
-    };
+  const data: {
+    state?: string;
+    seconds_before?: number;
+    running_since?: Date | null;
+    metadata?: string | null;
+    updated_at: Date;
+  } = { updated_at: w.now };
   if (metadata !== undefined) data.metadata = metadata;
   if (to === 'running' && from === 'running') throw new BookingRefused('timer_already_running', 'The timer is running already.');
   if (to && to !== from) {
     if (to === 'running') {
       await assertNoneRunning(w, current.employeeId, id);
-      data.runningSince = w.now;
+      data.running_since = w.now;
     } else if (from === 'running' && current.runningSince) {
-      data.secondsBefore =
+      data.seconds_before =
         current.secondsBefore + Math.max(0, Math.floor((w.now.getTime() - current.runningSince.getTime()) / 1000));
-      data.runningSince = null;
+      data.running_since = null;
     }
     data.state = to;
   }
-  await w.tx.timer.update({ where: { id }, data });
-  return { ...current, secondsBefore: data.secondsBefore ?? current.secondsBefore };
+  await w.sql.update('timer', id, data);
+  return { ...current, secondsBefore: data.seconds_before ?? current.secondsBefore };
 }
 
 export const updateTimer: EntityUpdate<UpdateTimerInput> = {
+  ownTransaction: true,
   async run(w, id, input) {
     await moveTimer(w, id, input.state, input.metadata);
   },
@@ -99,7 +123,7 @@ export const updateTimer: EntityUpdate<UpdateTimerInput> = {
  */
 export async function stopTimer(ctx: UserContext, id: string, input: StopTimerInput) {
   await getEntity(ctx, timer, id);
-  await inWrite(ctx, async (w) => {
+  await inSqlWrite(ctx, async (w) => {
     if (!(await w.sql.lockForUpdate('timer', id))) throw new NotFoundError('timer', id);
     const stopped = await moveTimer(w, id, 'finished', undefined);
     if (input.book) {
@@ -117,10 +141,11 @@ export async function stopTimer(ctx: UserContext, id: string, input: StopTimerIn
         source: 'timer',
         customFields: undefined,
       });
-      await recordChange(w, hours, hoursId, 'created');
-      await w.tx.timer.update({ where: { id }, data: { relatedHoursId: hoursId } });
+      // the events' payloads are made by PostgreSQL from the rows: the stop answers the timer read after it
+      await recordChange(w, hours, hoursId, 'created', false);
+      await w.sql.update('timer', id, { related_hours_id: hoursId, updated_at: w.now });
     }
-    await recordChange(w, timer, id, 'updated');
+    await recordChange(w, timer, id, 'updated', false);
   });
   return getEntity(ctx, timer, id);
 }

@@ -1,9 +1,31 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
+import type { TenantReader } from '@bo/db';
 import { BookingRefused } from '../../hours/hours/hours.write.js';
-import type { EntityCreate, EntityRemove, EntityUpdate, WriteContext } from '../../shared/entity/index.js';
+import { dateText, insertRows, optionalDateText } from '../../projects/sql-writes.js';
+import type { EntityCreate, EntityUpdate, SqlWriteContext } from '../../shared/entity/index.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { CreateExpenseInput, UpdateExpenseInput } from './expense.schema.js';
+
+/** What a booking of costs reads of its service (decimals as their exact text). */
+interface ServiceToBookOn {
+  id: string;
+  name: string;
+  projectId: string;
+  projectName: string;
+  projectClosed: boolean;
+  trackCost: boolean;
+  status: string;
+  invoiceMethod: string;
+  /** the service's line of the cost type booked, with the cost type's own tariff and rules */
+  line: {
+    billable: boolean;
+    tariff: string | null;
+    purchaseTariff: string | null;
+    label: string;
+    typeTariff: string | null;
+    isAttachmentAllowed: boolean;
+  } | null;
+}
 
 /**
  * Books costs: only on a service with track_cost, with a cost type the service carries,
@@ -11,11 +33,24 @@ import type { CreateExpenseInput, UpdateExpenseInput } from './expense.schema.js
  * (purchase) type allows them (2021: is_attachment_allowed).
  */
 export const createExpense: EntityCreate<CreateExpenseInput> = {
-  async run({ tx }, input) {
-    const service = await tx.projectService.findUnique({
-      where: { id: input.projectServiceId },
-      include: { project: { include: { projectStatus: true } }, costTypes: { include: { costType: true } } },
-    });
+  ownTransaction: true,
+  async run({ sql, now }, input) {
+    const [service] = await sql.read<ServiceToBookOn>(
+      `SELECT s.id, s.name, s.project_id AS "projectId", p.name AS "projectName",
+              COALESCE(ps.is_closed, false) AS "projectClosed", s.track_cost AS "trackCost", s.status,
+              s.invoice_method AS "invoiceMethod",
+              (SELECT json_build_object('billable', l.billable, 'tariff', l.tariff::text, 'purchaseTariff', l.purchase_tariff::text,
+                                        'label', c.label, 'typeTariff', c.tariff::text,
+                                        'isAttachmentAllowed', c.is_attachment_allowed)
+                 FROM project_service_cost_type l JOIN cost_type c ON c.environment_id = $1 AND c.id = l.cost_type_id
+                WHERE l.environment_id = $1 AND l.project_service_id = s.id AND l.cost_type_id = $3
+                ORDER BY l.position, l.id LIMIT 1) AS line
+         FROM project_service s
+         JOIN project p ON p.environment_id = $1 AND p.id = s.project_id
+         LEFT JOIN project_status ps ON ps.environment_id = $1 AND ps.id = p.project_status_id
+        WHERE s.environment_id = $1 AND s.id = $2`,
+      [input.projectServiceId, input.costTypeId],
+    );
     if (!service) throw new NotFoundError('projectservice', input.projectServiceId);
     if (!service.trackCost) {
       throw new BookingRefused(
@@ -23,16 +58,16 @@ export const createExpense: EntityCreate<CreateExpenseInput> = {
         `Costs can only be booked on a service that tracks costs; ${service.name} does not.`,
       );
     }
-    const line = service.costTypes.find((l) => l.costTypeId === input.costTypeId);
+    const { line } = service;
     if (!line) throw new BookingRefused('cost_type_not_on_service', `The cost type is not one of the service ${service.name}.`);
-    if (service.project.projectStatus?.isClosed) {
-      throw new BookingRefused('project_closed', `The project ${service.project.name} is closed; no costs can be booked on it.`);
+    if (service.projectClosed) {
+      throw new BookingRefused('project_closed', `The project ${service.projectName} is closed; no costs can be booked on it.`);
     }
     if (service.status === 'invoiced') {
       throw new BookingRefused('service_invoiced', `The service ${service.name} is invoiced; no costs can be booked on it.`);
     }
-    if (input.attachments?.length && !line.costType.isAttachmentAllowed) {
-      throw new BookingRefused('attachment_not_allowed', `The cost type ${line.costType.label} does not allow attachments.`);
+    if (input.attachments?.length && !line.isAttachmentAllowed) {
+      throw new BookingRefused('attachment_not_allowed', `The cost type ${line.label} does not allow attachments.`);
     }
     let billable = line.billable;
     if (input.billable !== null && input.billable !== undefined && input.billable !== line.billable) {
@@ -42,41 +77,38 @@ export const createExpense: EntityCreate<CreateExpenseInput> = {
       billable = input.billable;
     }
     const id = newEntityId('expense');
-    const tariff = line.tariff ?? line.costType.tariff;
-    await tx.expense.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        employeeId: input.employeeId,
-        projectId: service.projectId,
-        projectServiceId: service.id,
-        costTypeId: input.costTypeId,
-        startDate: input.startDate,
-        amount: input.amount,
-        tariff: tariff === null ? null : tariff.toNumber(),
-        purchasePrice: input.purchasePrice ?? line.purchaseTariff?.toNumber() ?? null,
-        billable,
-        note: input.note ?? null,
-      },
+    await sql.insert('expense', {
+      id,
+      employee_id: input.employeeId,
+      project_id: service.projectId,
+      project_service_id: service.id,
+      cost_type_id: input.costTypeId,
+      start_date: dateText(input.startDate),
+      amount: input.amount,
+      tariff: line.tariff ?? line.typeTariff,
+      purchase_price: input.purchasePrice ?? line.purchaseTariff ?? null,
+      billable,
+      note: input.note ?? null,
+      updated_at: now,
     });
     const documents = [...new Set((input.attachments ?? []).map((a) => a.id))];
-    if (documents.length) {
-      await tx.expenseAttachment.createMany({
-        data: documents.map((documentId) => ({
-          id: newEntityId('expenseattachment'),
-          environmentId: SCOPED_ENVIRONMENT,
-          expenseId: id,
-          documentId,
-        })),
-      });
-    }
+    await insertRows(
+      sql,
+      'expense_attachment',
+      ['id', 'expense_id', 'document_id'],
+      documents.map((documentId) => [newEntityId('expenseattachment'), id, documentId]),
+    );
     return id;
   },
 };
 
-/** An approved or invoiced expense can no longer change. */
-async function assertChangeable(w: WriteContext, id: string) {
-  const e = await w.tx.expense.findUniqueOrThrow({ where: { id }, select: { invoiceId: true, approvalStatus: true } });
+/** An approved or invoiced expense can no longer change (read from the row the write has locked). */
+async function assertChangeable(sql: TenantReader, id: string) {
+  const [e] = await sql.read<{ invoiceId: string | null; approvalStatus: string }>(
+    'SELECT invoice_id AS "invoiceId", approval_status AS "approvalStatus" FROM expense WHERE environment_id = $1 AND id = $2',
+    [id],
+  );
+  if (!e) throw new NotFoundError('expense', id);
   if (e.invoiceId || e.approvalStatus === 'approved') {
     throw new BookingRefused(
       'expense_locked',
@@ -86,22 +118,20 @@ async function assertChangeable(w: WriteContext, id: string) {
 }
 
 export const updateExpense: EntityUpdate<UpdateExpenseInput> = {
-  async run(w, id, input) {
-    await assertChangeable(w, id);
-    await w.tx.expense.update({
-      where: { id },
-      data: {
-        startDate: input.startDate,
-        amount: input.amount,
-        purchasePrice: input.purchasePrice,
-        note: input.note,
-        updatedAt: w.now,
-      },
+  ownTransaction: true,
+  async run({ sql, now }, id, input) {
+    await assertChangeable(sql, id);
+    await sql.update('expense', id, {
+      start_date: optionalDateText(input.startDate),
+      amount: input.amount,
+      purchase_price: input.purchasePrice,
+      note: input.note,
+      updated_at: now,
     });
   },
 };
 
-export const removeExpense: EntityRemove = async (w, id) => {
-  await assertChangeable(w, id);
-  await w.sql.deleteById('expense', id);
-};
+export async function removeExpense({ sql }: SqlWriteContext, id: string): Promise<void> {
+  await assertChangeable(sql, id);
+  await sql.deleteById('expense', id);
+}

@@ -1,6 +1,6 @@
 import type { EntityUpdate } from '../../shared/entity/index.js';
 import { BusinessRuleError } from '../../shared/errors.js';
-import { recordEvent } from '../../shared/events.js';
+import { recordEventOfRow } from '../../shared/events.js';
 import { projectService } from '../service/project-service.entity.js';
 
 /**
@@ -9,27 +9,34 @@ import { projectService } from '../service/project-service.entity.js';
  * update; each moved service changed too, so subscribers hear of every one.
  */
 export const approveAcquisitionProject: EntityUpdate<Record<string, never>> = {
-  async run({ tx, sql, now }, id) {
-    const current = await tx.project.findUniqueOrThrow({ where: { id }, select: { phase: true } });
-    if (current.phase !== 'acquisition') {
+  ownTransaction: true,
+  async run({ sql, now }, id) {
+    // one statement: the project (locked by the update) moves only from acquisition, and its
+    // acquisition services with it; a project in execution moves nothing
+    const [moved] = await sql.write<{ approved: boolean; services: string[] }>(
+      `WITH p AS (
+         UPDATE project SET phase = 'execution', updated_at = $3
+          WHERE environment_id = $1 AND id = $2 AND phase = 'acquisition' RETURNING id),
+       s AS (
+         UPDATE project_service SET phase = 'execution', updated_at = $3
+          WHERE environment_id = $1 AND project_id IN (SELECT id FROM p) AND kind = 'acquisition' AND phase = 'acquisition'
+          RETURNING id, created_at)
+       SELECT EXISTS (SELECT 1 FROM p) AS approved,
+              COALESCE((SELECT array_agg(id ORDER BY created_at, id) FROM s), '{}') AS services`,
+      [id, now],
+    );
+    if (!moved?.approved) {
       throw new BusinessRuleError(`project ${id} is not in acquisition; there is nothing to approve`);
     }
-    await tx.project.update({ where: { id }, data: { phase: 'execution', updatedAt: now } });
-    const moved = await tx.projectService.findMany({
-      where: { projectId: id, kind: 'acquisition', phase: 'acquisition' },
-      select: { id: true },
-    });
-    await tx.projectService.updateMany({
-      where: { id: { in: moved.map((s) => s.id) } },
-      data: { phase: 'execution', updatedAt: now },
-    });
-    const services = await projectService.loader.byIds(
-      sql,
-      moved.map((s) => s.id),
-    );
-    for (const service of services) {
-      const data = JSON.parse(JSON.stringify(service)) as Record<string, unknown>;
-      await recordEvent(sql, { entityType: projectService.type, entityId: service.id, change: 'updated', data });
+    for (const serviceId of moved.services) {
+      // each service's event carries the service as stored, made by PostgreSQL from its row
+      await recordEventOfRow(sql, {
+        entityType: projectService.type,
+        entityId: serviceId,
+        change: 'updated',
+        table: projectService.table,
+        row: projectService.loader.rowJson(),
+      });
     }
   },
 };

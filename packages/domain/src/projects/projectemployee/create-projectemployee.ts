@@ -1,4 +1,3 @@
-import { SCOPED_ENVIRONMENT } from '@bo/db';
 import { employee } from '../../hrm/employee/employee.entity.js';
 import type { EntityCreate } from '../../shared/entity/index.js';
 import { ConflictError } from '../../shared/errors.js';
@@ -12,20 +11,22 @@ export const createProjectEmployee: EntityCreate<CreateProjectEmployeeInput> = {
     { path: 'projectId', target: project, id: input.projectId },
     { path: 'employeeId', target: employee, id: input.employeeId },
   ],
-  async run({ tx }, input) {
-    const existing = await tx.projectEmployee.findFirst({ where: { projectId: input.projectId, employeeId: input.employeeId } });
+  ownTransaction: true,
+  async run({ sql, now }, input) {
+    const [existing] = await sql.read<{ id: string }>(
+      'SELECT id FROM project_employee WHERE environment_id = $1 AND project_id = $2 AND employee_id = $3',
+      [input.projectId, input.employeeId],
+    );
     if (existing) {
       throw new ConflictError(`employee ${input.employeeId} is already on project ${input.projectId} (${existing.id})`);
     }
     const id = newEntityId('projectemployee');
-    await tx.projectEmployee.create({
-      data: {
-        id,
-        environmentId: SCOPED_ENVIRONMENT,
-        projectId: input.projectId,
-        employeeId: input.employeeId,
-        tariff: input.tariff ?? null,
-      },
+    await sql.insert('project_employee', {
+      id,
+      project_id: input.projectId,
+      employee_id: input.employeeId,
+      tariff: input.tariff ?? null,
+      updated_at: now,
     });
     return id;
   },

@@ -8,11 +8,15 @@ import { saveProjectService } from './save-project-service.js';
  * never billed, so every hour type is non-billable.
  */
 export const createAcquisitionService: EntityCreate<CreateAcquisitionServiceInput> = {
+  ownTransaction: true,
   async run(w, input) {
-    const project = await w.tx.project.findUnique({ where: { id: input.projectId } });
+    const [project] = await w.sql.read<{ phase: string }>('SELECT phase FROM project WHERE environment_id = $1 AND id = $2', [
+      input.projectId,
+    ]);
+    // a missing project is refused with the other references
     if (project && project.phase !== 'acquisition') {
       throw new BusinessRuleError(
-        `project ${project.id} is not in acquisition; acquisition services belong to projects being acquired`,
+        `project ${input.projectId} is not in acquisition; acquisition services belong to projects being acquired`,
       );
     }
     return saveProjectService(w, { kind: 'acquisition' }, { ...input, invoiceMethod: 'time_and_expenses' });

@@ -6,8 +6,9 @@ import { saveProjectService } from './save-project-service.js';
 
 /** An advance (prepayment) invoiced as one fixed price, set up from the environment's advance configuration. */
 export const createAdvanceService: EntityCreate<CreateAdvanceServiceInput> = {
+  ownTransaction: true,
   async run(w, input) {
-    const config = await loadAdvanceConfiguration(w.tx);
+    const config = await loadAdvanceConfiguration(w.sql);
     if (!config) {
       throw new BusinessRuleError('this environment has no advance service configuration; advance services cannot be made');
     }

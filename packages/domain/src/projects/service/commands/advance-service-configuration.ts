@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EntityTransaction } from '../../../shared/entity/index.js';
+import type { TenantSql } from '@bo/db';
 import { NotFoundError } from '../../../shared/errors.js';
 import type { UserContext } from '../../../trpc.js';
 
@@ -14,13 +14,20 @@ export const advanceServiceConfigurationSchema = z.object({
 });
 export type AdvanceServiceConfiguration = z.infer<typeof advanceServiceConfigurationSchema>;
 
-export function loadAdvanceConfiguration(tx: Pick<EntityTransaction, 'advanceServiceConfiguration'>) {
-  return tx.advanceServiceConfiguration.findFirst();
+type StoredConfiguration = Omit<AdvanceServiceConfiguration, 'invoiceMethod'>;
+
+/** The environment's one configuration (null when it has none), inside a write or outside one. */
+export async function loadAdvanceConfiguration(sql: TenantSql): Promise<StoredConfiguration | null> {
+  const [config] = await sql.read<StoredConfiguration>(
+    `SELECT name, default_service_id AS "defaultServiceId", vat_class_id AS "vatClassId", revenue_group_id AS "revenueGroupId"
+       FROM advance_service_configuration WHERE environment_id = $1 LIMIT 1`,
+  );
+  return config ?? null;
 }
 
 /** projectService.advance.configuration: the environment's settings for advance services; 404 when it has none. */
 export async function getAdvanceServiceConfiguration(ctx: UserContext): Promise<AdvanceServiceConfiguration> {
-  const config = await loadAdvanceConfiguration(ctx.db);
+  const config = await loadAdvanceConfiguration(ctx.sql);
   if (!config) throw new NotFoundError('advance service configuration');
   return {
     name: config.name,
