@@ -53,7 +53,7 @@ export type EntityUpdate<U> = {
 >;
 
 /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
-export type EntityRemove = (w: WriteContext, id: string) => Promise<void>;
+export type EntityRemove = (w: SqlWriteContext, id: string) => Promise<void>;
 
 export interface ListResult<Row> {
   items: Row[];
@@ -412,7 +412,8 @@ export async function deleteEntity(
 ): Promise<{ id: string }> {
   if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
   try {
-    return await inWrite(ctx, async (w) => {
+    // like every write, in a transaction of our own through the reader
+    return await inSqlWrite(ctx, async (w) => {
       if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
       if (remove) await remove(w, id);
       else await w.sql.deleteById(entity.table, id);
