@@ -1,5 +1,6 @@
 import { employee } from '../hrm/employee/employee.entity.js';
 import type { EntityUpdate } from '../shared/entity/index.js';
+import { BusinessRuleError } from '../shared/errors.js';
 import { assertInOrder, assertOpen, assertTasksOf, completeWhenDone, loadState } from './workflow.rules.js';
 import type { UpdateWorkflowInput } from './workflow.schema.js';
 
@@ -39,6 +40,18 @@ export const updateWorkflow: EntityUpdate<UpdateWorkflowInput> = {
         ...(change.dueDate !== undefined ? { due_date: change.dueDate } : {}),
         updated_at: now,
       });
+    }
+    // reopening an earlier task of a sequential workflow while a later one stays completed would leave
+    // the tasks out of order: refused (the whole change is rolled back); reopen the later ones with it
+    if (state.sequential) {
+      const ordered = [...state.tasks].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+      const firstOpen = ordered.findIndex((t) => t.status !== 'completed');
+      const after = firstOpen >= 0 ? ordered.slice(firstOpen + 1).find((t) => t.status === 'completed') : undefined;
+      if (after) {
+        throw new BusinessRuleError(
+          `the tasks of this workflow are sequential: task ${after.id} is completed, so task ${ordered[firstOpen]?.id} before it cannot be open; reopen the later tasks with it`,
+        );
+      }
     }
     if (changes.length) await completeWhenDone(sql, id, now);
   },
