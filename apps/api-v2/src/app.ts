@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import {
   BadRequestError,
   createCaller,
@@ -28,6 +28,8 @@ export interface V2Options {
   rawBody?: (req: Request) => boolean;
   /** how deep a JSON body may nest (default 32) */
   maxJsonDepth?: number;
+  /** `Idempotency-Key` on writes (the process's, with its own store); none: one on the request's pool */
+  idempotency?: RequestHandler;
 }
 
 export interface V2Helpers {
@@ -96,7 +98,7 @@ export function createV2Router(opts: V2Options): Router {
   const json = express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) });
   app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : json(req, res, next)));
   // safe retries: a write with an Idempotency-Key runs once (a body read as a stream has no hash to compare: not those)
-  const idempotent = idempotency({ log: opts.log });
+  const idempotent = opts.idempotency ?? idempotency({ log: opts.log });
   app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : idempotent(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {

@@ -8,13 +8,14 @@ import { mountStorageRoutes, readsRawBody } from './resources/storage/storage-ro
 export const v2Mount: HttpMount = {
   name: 'v2',
   mount(app, ctx) {
-    const { log, guard, maxJsonDepth } = ctx;
+    const { log, guard, maxJsonDepth, idempotency } = ctx;
     app.use(
       '/api/v2',
       createV2Router({
         guard,
         log,
         maxJsonDepth,
+        idempotency,
         extend: (router, helpers) => {
           mountFileRoutes(router, helpers);
           mountStorageRoutes(router, helpers);

@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import {
   appRouter,
   createCaller,
@@ -29,6 +29,8 @@ export interface V3Options {
   endpoints?: Record<string, Endpoint>;
   /** how deep a JSON body may nest (default 32) */
   maxJsonDepth?: number;
+  /** `Idempotency-Key` on writes (the process's, with its own store); none: one on the request's pool */
+  idempotency?: RequestHandler;
 }
 
 type Caller = ReturnType<typeof createCaller>;
@@ -128,7 +130,7 @@ export function createV3Router(opts: V3Options): Router {
   });
   app.use(express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) }));
   // safe retries: a command with an Idempotency-Key runs once
-  app.use(idempotency({ log: opts.log }));
+  app.use(opts.idempotency ?? idempotency({ log: opts.log }));
 
   const handle = async (req: Request, res: Response, name: string, id: string | undefined) => {
     // own entries only: `constructor`, `__proto__`, `toString`, … are names of nothing here

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { type PrismaClient, runInRequestScope } from '@bo/db';
 import {
   type Clock,
@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { answerJsonWithoutCopy } from './json-answer.js';
 import { createGuard, type Guard } from './guard.js';
 import type { RateLimit } from './rate-limit.js';
+import { idempotency, type IdempotencyStore } from './idempotency.js';
 
 /** What a mounted wire gets from the process: the domain context of a request, the log, the one guard of every door. */
 export interface HttpMountContext {
@@ -27,6 +28,8 @@ export interface HttpMountContext {
   trpcMaxBatch: number;
   /** how deep a JSON body may nest (checked on the bytes, before parsing) */
   maxJsonDepth: number;
+  /** `Idempotency-Key` on the writes of a door (after the guard and the body) */
+  idempotency: RequestHandler;
 }
 
 /** One part of the HTTP surface (the v2 API, the v3 API, /trpc), mounted by whichever process serves it. */
@@ -45,6 +48,8 @@ export interface HttpAppOptions {
   clock?: Clock;
   services?: DomainServices;
   rateLimit?: RateLimit | null;
+  /** where `Idempotency-Key`s are kept; none: on the request's own pool */
+  idempotencyStore?: IdempotencyStore | null;
   /** scheduled maintenance, read from the database (cached); none: never in maintenance */
   maintenance?: MaintenanceReader | null;
   /** calls in one /trpc batch (default 10) */
@@ -132,6 +137,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     }),
     trpcMaxBatch: opts.trpcMaxBatch ?? 10,
     maxJsonDepth: opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    idempotency: idempotency({ log: opts.log, store: opts.idempotencyStore ?? null }),
   };
   for (const m of opts.mounts) m.mount(app, ctx);
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { outsideRequestScope, rawRead } from '@bo/db';
+import pg from 'pg';
+import { isEmbeddedPoolConfig, outsideRequestScope, rawRead } from '@bo/db';
 import { ConflictError, ValidationError } from '@bo/domain';
 import { admissionOf } from './guard.js';
 
@@ -16,7 +17,55 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * Where the keys are claimed and answers kept: pools of their own, as the rate limit has. A
+ * key's claim is the door's bookkeeping, not the environment's work, and it must not queue for
+ * the environment's fair share behind the writes it guards.
+ *
+ * The claim is committed without waiting for its WAL flush (`synchronous_commit = off`): that
+ * flush, on the critical path of every keyed write, cost it a third of its throughput
+ * (docs/idempotency.md). It is safe. The write that follows commits synchronously, and its flush
+ * covers every WAL record before it, the claim's included; a claim lost in a crash is one whose
+ * write never committed, and a retry then runs as the first, as it should. The answer is stored
+ * with a synchronous commit: once it is kept, a crash cannot make the key run again.
+ */
+export interface IdempotencyStore {
+  /** claims and reads of keys (committed without waiting for the flush) */
+  claim<T>(name: string, text: string, params: readonly unknown[]): Promise<T[]>;
+  /** answers kept and keys released (committed durably) */
+  keep<T>(name: string, text: string, params: readonly unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function createIdempotencyStore(poolConfig: pg.PoolConfig, opts: { poolSize: number }): IdempotencyStore {
+  const open = (name: string, options?: string) => {
+    const pool = new pg.Pool({ ...poolConfig, max: opts.poolSize, application_name: name, ...(options ? { options } : {}) });
+    // an idle connection the server closes is replaced by the pool; unheard, the event would crash the process
+    pool.on('error', () => {});
+    // named: each connection parses and plans a statement once (the embedded database's client drops the name)
+    const query = async <T>(statement: string, text: string, params: readonly unknown[]) =>
+      (await pool.query({ name: statement, text, values: params as unknown[] })).rows as T[];
+    return { pool, query };
+  };
+  // the embedded database takes no start-up options and has one connection: one pool, every commit durable
+  if (isEmbeddedPoolConfig(poolConfig)) {
+    const only = open('bizops-idempotency');
+    return { claim: only.query, keep: only.query, close: () => only.pool.end() };
+  }
+  const claims = open('bizops-idempotency-claims', '-c synchronous_commit=off');
+  const answers = open('bizops-idempotency');
+  return {
+    claim: claims.query,
+    keep: answers.query,
+    close: async () => {
+      await Promise.all([claims.pool.end(), answers.pool.end()]);
+    },
+  };
+}
+
 export interface IdempotencyOptions {
+  /** the store of the keys; none: the request's own database pool (tests that build an app alone) */
+  store?: IdempotencyStore | null;
   ttlMs?: number;
   waitMs?: number;
   leaseMs?: number;
@@ -70,7 +119,12 @@ export function idempotency(opts: IdempotencyOptions): RequestHandler {
         ]),
       );
     }
-    const sql = rawRead(admission.context.prisma);
+    const store = opts.store;
+    const raw = store ? null : rawRead(admission.context.prisma);
+    const onRequestPool = <T>(_name: string, text: string, params: readonly unknown[]) =>
+      (raw as ReturnType<typeof rawRead>)<T>(text, params);
+    const sql = store ? store.claim.bind(store) : onRequestPool;
+    const keep = store ? store.keep.bind(store) : onRequestPool;
     const environmentId = admission.principal?.environmentId as string;
     const hash = createHash('sha256')
       .update(`${req.method} ${req.originalUrl}\n`)
@@ -81,6 +135,7 @@ export function idempotency(opts: IdempotencyOptions): RequestHandler {
     const claim = async (): Promise<boolean> => {
       // a new key, or one whose answer expired, or one whose first request's process died
       const rows = await sql<{ claimed: boolean }>(
+        'bo_idempotency_claim',
         `INSERT INTO idempotency_key (environment_id, token_id, key, request_hash, lease_until, expires_at)
          VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::float8 / 1000), now() + make_interval(secs => $6::float8 / 1000))
          ON CONFLICT (environment_id, token_id, key) DO UPDATE
@@ -98,6 +153,7 @@ export function idempotency(opts: IdempotencyOptions): RequestHandler {
     const read = async () =>
       (
         await sql<KeyRow>(
+          'bo_idempotency_read',
           `SELECT request_hash, status, headers, body, lease_until >= now() AS lease_live
              FROM idempotency_key WHERE environment_id = $1 AND token_id = $2 AND key = $3 AND expires_at >= now()`,
           id,
@@ -132,8 +188,13 @@ export function idempotency(opts: IdempotencyOptions): RequestHandler {
         // and its answer (or the release of its key) must still be written
         const stored = outsideRequestScope(() =>
           status >= 500
-            ? sql('DELETE FROM idempotency_key WHERE environment_id = $1 AND token_id = $2 AND key = $3', id)
-            : sql(
+            ? keep(
+                'bo_idempotency_release',
+                'DELETE FROM idempotency_key WHERE environment_id = $1 AND token_id = $2 AND key = $3',
+                id,
+              )
+            : keep(
+                'bo_idempotency_answer',
                 `UPDATE idempotency_key SET status = $4, headers = $5::jsonb, body = $6, lease_until = now()
                   WHERE environment_id = $1 AND token_id = $2 AND key = $3`,
                 [...id, status, JSON.stringify(headers), body],

@@ -20,4 +20,5 @@ export type { HttpService, JobsOptions, ProcessCore, ProcessOptions, RunningJobs
 export { ADMIN_COMMAND, announce, jobsInOwnProcess, processCount, runMain, serveAlone, serveFromEnv } from './run.js';
 export { CLUSTER_PROCESS_ENV, clusterProcessNumber } from './cluster.js';
 export { isLauncher, launcherChain, watchLaunchers } from './launcher.js';
-export { idempotency, IDEMPOTENCY_KEY_TTL_MS } from './idempotency.js';
+export { createIdempotencyStore, idempotency, IDEMPOTENCY_KEY_TTL_MS } from './idempotency.js';
+export type { IdempotencyStore } from './idempotency.js';

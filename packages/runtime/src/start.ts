@@ -8,6 +8,7 @@ import { type Database, FilesystemStorage, openDatabase, type PrismaClient } fro
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
 import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
 import { RenderPool } from '@bo/domain/rendering/render-pool';
+import { createIdempotencyStore } from './idempotency.js';
 import type { FileStorage } from '@bo/domain/shared/storage';
 import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
@@ -153,6 +154,7 @@ export async function startHttpService<W extends RunningJobs>(
           poolSize: database.mode === 'server' ? 4 : 1,
         })
       : null;
+  const idempotencyStore = createIdempotencyStore(database.poolConfig(), { poolSize: database.mode === 'server' ? 4 : 1 });
   const app = createHttpApp({
     prisma: database.prisma,
     log: core.log,
@@ -166,6 +168,7 @@ export async function startHttpService<W extends RunningJobs>(
       rendering: core.rendering,
     },
     rateLimit,
+    idempotencyStore,
     maintenance: core.maintenance,
     trpcMaxBatch: limits.trpcMaxBatch,
     maxJsonDepth: limits.maxJsonDepth,
@@ -204,6 +207,7 @@ export async function startHttpService<W extends RunningJobs>(
           ),
       );
       await rateLimit?.close();
+      await idempotencyStore.close();
       await closeCore();
     },
   };
