@@ -29,7 +29,7 @@ import { loadAverage, record } from './support/summary.js';
  * Knobs: BENCH_PEER_ROWS (10000), BENCH_PEER_ROUNDS (3), BENCH_PEER_SECONDS (15 per side, read
  * and round), BENCH_PEER_WARMUP (2), BENCH_PEER_CONNECTIONS (10), BENCH_PEER_PREFIX ("Org 0000",
  * 999 names), BENCH_PEER_CHANGED (500 rows newer than the change-tracking timestamp),
- * BENCH_PEER_SIDES (e.g. "ours,lean" to leave sides out).
+ * BENCH_PEER_SIDES (e.g. "ours,lean" to leave sides out), BENCH_PEER_READS (e.g. "byId", for a profile).
  */
 
 const ROWS = Number(process.env.BENCH_PEER_ROWS ?? 10_000);
@@ -62,7 +62,8 @@ const READ_LABEL: Record<ReadName, string> = {
   changes: 'change tracking (updated_at ≥, newest first)',
   byId: 'one record by id',
 };
-const READS: ReadName[] = ['page', 'prefix', 'changes', 'byId'];
+const ALL_READS: ReadName[] = ['page', 'prefix', 'changes', 'byId'];
+const READS = (process.env.BENCH_PEER_READS?.split(',') as ReadName[] | undefined) ?? ALL_READS;
 
 interface Target {
   url: string;

@@ -8,7 +8,6 @@ import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import type { TargetEntity } from './fields.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
 import { clearExclusive } from './entity-write.js';
-import type { EntityTransaction } from './transaction.js';
 import { readDefinitions, readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
 import type { CustomFieldRow } from '../../customfields/custom-field.view.js';
 
@@ -27,30 +26,22 @@ export interface SqlWriteContext {
   ownTransaction: boolean;
 }
 
-/** A write that also uses Prisma's transaction (model methods): it always runs in Prisma's one. */
-export interface WriteContext extends SqlWriteContext {
-  tx: EntityTransaction;
-}
-
 /**
- * A use case's write, declared once for every input. `ownTransaction: true` declares that it writes
- * through the reader only (its `run` gets no Prisma transaction, so the compiler holds it to that):
- * it runs in a transaction of our own, pipelined, without Prisma's interactive one (about half a
- * millisecond of Node CPU a write).
+ * A use case's write, declared once for every input: it writes through the tenant reader only
+ * (its `run` gets no Prisma transaction, so the compiler holds it to that), in a transaction of
+ * our own, pipelined. `ownTransaction: true` is what the declarations said when there were two
+ * kinds of write; it is the only kind now.
  */
-export type EntityWrite<Run, SqlRun> = { ownTransaction?: false; run: Run } | { ownTransaction: true; run: SqlRun };
+export type EntityWrite<Run> = { ownTransaction?: true; run: Run };
 
 export type EntityCreate<C> = {
   /** references beyond the entity's own ref fields (nested ids), checked with them before the write */
   references?: (input: C) => ReferenceCheck[];
-} & EntityWrite<(w: WriteContext, input: C) => Promise<string>, (w: SqlWriteContext, input: C) => Promise<string>>;
+} & EntityWrite<(w: SqlWriteContext, input: C) => Promise<string>>;
 
 export type EntityUpdate<U> = {
   references?: (input: U) => ReferenceCheck[];
-} & EntityWrite<
-  (w: WriteContext, id: string, input: U) => Promise<void>,
-  (w: SqlWriteContext, id: string, input: U) => Promise<void>
->;
+} & EntityWrite<(w: SqlWriteContext, id: string, input: U) => Promise<void>>;
 
 /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
 export type EntityRemove = (w: SqlWriteContext, id: string) => Promise<void>;
@@ -239,19 +230,19 @@ async function definitionsBeforeWrite(ctx: UserContext, entity: AnyEntity): Prom
 }
 
 /** Runs a write in Prisma's transaction, with its tenant reader (commands use it too, and record their events with recordChange). */
-export async function inWrite<T>(
+async function inPrismaTransaction<T>(
   ctx: UserContext,
-  body: (w: WriteContext) => Promise<T>,
+  body: (w: SqlWriteContext) => Promise<T>,
   definitions?: ReadonlyMap<string, CustomFieldRow[]>,
 ): Promise<T> {
   return inTransaction(
     (run) => ctx.db.$transaction(run),
     ctx.principal.environmentId,
-    async (tx, raw) => {
+    async (_tx, raw) => {
       const sql = ctx.precondition ? withPrecondition(raw, ctx.precondition) : raw;
       // the custom-field values' check and the event's re-read need the same definitions: one read
       readDefinitionsOnce(sql, definitions);
-      const out = await body({ ctx, tx: tx as unknown as EntityTransaction, sql, now: ctx.clock.now(), ownTransaction: false });
+      const out = await body({ ctx, sql, now: ctx.clock.now(), ownTransaction: false });
       assertPreconditionChecked(ctx.precondition);
       return out;
     },
@@ -268,7 +259,7 @@ export async function inSqlWrite<T>(
   body: (w: SqlWriteContext) => Promise<T>,
   definitions?: ReadonlyMap<string, CustomFieldRow[]>,
 ): Promise<T> {
-  if (!ctx.sql.transaction) return inWrite(ctx, body, definitions);
+  if (!ctx.sql.transaction) return inPrismaTransaction(ctx, body, definitions);
   const now = ctx.clock.now();
   return ctx.sql.transaction(async (raw) => {
     const sql = ctx.precondition ? withPrecondition(raw, ctx.precondition) : raw;
@@ -343,16 +334,15 @@ export async function createEntityRow<C>(
 ): Promise<Written> {
   const definitions = await definitionsBeforeWrite(ctx, entity);
   const write =
-    <W extends SqlWriteContext>(run: (w: W, input: C) => Promise<string>) =>
-    async (w: W): Promise<Written> => {
+    (run: (w: SqlWriteContext, input: C) => Promise<string>) =>
+    async (w: SqlWriteContext): Promise<Written> => {
       await assertEntityReferences(w.sql, entity, input, create.references?.(input) ?? []);
       const id = await run(w, input);
       await clearExclusive(w.sql, entity, id, input as Readonly<Record<string, unknown>>, w.now);
       const row = await recordChange(w, entity, id, 'created', answer);
       return { id, row };
     };
-  // the declaration chooses the transaction, and with it the context its run gets
-  return create.ownTransaction ? inSqlWrite(ctx, write(create.run), definitions) : inWrite(ctx, write(create.run), definitions);
+  return inSqlWrite(ctx, write(create.run), definitions);
 }
 
 export async function updateEntity<U>(
@@ -378,8 +368,8 @@ export async function updateEntityRow<U>(
   if (!(await inScope(ctx, entity, id))) throw new NotFoundError(entity.type, id);
   const definitions = await definitionsBeforeWrite(ctx, entity);
   const write =
-    <W extends SqlWriteContext>(run: (w: W, id: string, input: U) => Promise<void>) =>
-    async (w: W): Promise<Written> => {
+    (run: (w: SqlWriteContext, id: string, input: U) => Promise<void>) =>
+    async (w: SqlWriteContext): Promise<Written> => {
       if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
       await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
       await run(w, id, input);
@@ -387,7 +377,7 @@ export async function updateEntityRow<U>(
       const row = await recordChange(w, entity, id, 'updated', answer);
       return { id, row };
     };
-  return update.ownTransaction ? inSqlWrite(ctx, write(update.run), definitions) : inWrite(ctx, write(update.run), definitions);
+  return inSqlWrite(ctx, write(update.run), definitions);
 }
 
 /**

@@ -25,13 +25,11 @@ export {
   type EntityUpdate,
   getEntity,
   inSqlWrite,
-  inWrite,
   type ListResult,
   listEntity,
   recordChange,
   updateEntity,
   type SqlWriteContext,
-  type WriteContext,
 } from './entity-crud.js';
 export { columnsOfWrite, writeSchemasOf } from './entity-write.js';
 export { assertReferences, declaredReferences, type ReferenceCheck } from './entity-references.js';
@@ -45,4 +43,3 @@ export {
   idInputSchema,
   listQuerySchema,
 } from './entity-router.js';
-export type { EntityTransaction } from './transaction.js';
