@@ -59,3 +59,28 @@ describe('rate-limit headers clients understand', () => {
     }
   });
 });
+
+describe('the rate-limit fields in both OpenAPI documents', () => {
+  type Doc = { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+  const operations = (doc: Doc) => Object.values(doc.paths).flatMap((item) => Object.values(item));
+
+  it('every success answer declares RateLimit-Policy and RateLimit, and every 429 declares Retry-After, in v2 and in v3', async () => {
+    const anonymous = acme.withToken(null);
+    const v2 = (await anonymous.v2('GET', '/docs.json')).body as Doc;
+    const v3 = (await anonymous.v3('GET', '/docs.json')).body as Doc;
+    for (const doc of [v2, v3]) {
+      const ops = operations(doc);
+      expect(ops.length).toBeGreaterThan(50);
+      for (const op of ops) {
+        const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+        expect(success.length).toBeGreaterThan(0);
+        for (const [, response] of success) {
+          expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Policy', 'RateLimit']));
+        }
+        const tooMany = op.responses['429'];
+        if (tooMany) expect(Object.keys(tooMany.headers ?? {})).toContain('Retry-After');
+      }
+      expect(ops.filter((op) => op.responses['429']).length).toBeGreaterThan(ops.length / 2);
+    }
+  });
+});

@@ -44,7 +44,8 @@ describe('the v3 OpenAPI document', () => {
     for (const [method, path, success, errors] of CONTRACT_ROWS) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
-      expect(Object.keys(op?.responses ?? {}).sort()).toEqual([success, ...errors].sort());
+      // beside the contract's statuses, every operation documents the guard's 401 and 429 (the rate limit's fields)
+      expect(Object.keys(op?.responses ?? {}).sort()).toEqual([...new Set([success, ...errors, '401', '429'])].sort());
     }
     for (const name of [
       'Invoice.Draft.Request.Status',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withRateLimitHeaders } from '@bo/http';
 import type { AnyV2Operation } from './resources/v2-operation.js';
 import { type AnyV2Resource, entityOf } from './resources/v2-resource.js';
 import { storagePaths } from './resources/storage/storage-openapi.js';
@@ -287,7 +288,7 @@ export function buildV2Document(resources: AnyV2Resource[], operations: AnyV2Ope
     },
     servers: [{ url: '/api/v2' }],
     security: [{ key: [], secret: [] }],
-    paths,
+    paths: withRateLimitHeaders(paths),
     components: {
       schemas,
       securitySchemes: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withRateLimitHeaders } from '@bo/http';
 import type { Endpoint, NamedSchema } from './endpoints/index.js';
 
 /** Problem bodies as the contract names them: Error (400, 403, 404, 500) and ConstraintViolation (422). */
@@ -137,6 +138,9 @@ function operation(name: string, e: Endpoint): { method: 'get' | 'post'; path: s
     responses: {
       [success]: { description: 'success', content: { 'application/json': { schema: body } } },
       ...Object.fromEntries(errors.map((s) => [String(s), problemResponse(s)])),
+      // every door's guard: credentials and the rate limit, whatever the operation
+      '401': problemResponse(401),
+      '429': problemResponse(429),
     },
   };
   if (!isQuery) {
@@ -164,7 +168,7 @@ export function buildOpenApiDocument(table: Record<string, Endpoint>): Record<st
     },
     servers: [{ url: '/api/v3' }],
     security: [{ bearer: [] }],
-    paths,
+    paths: withRateLimitHeaders(paths),
     components: {
       schemas: schemaComponents(
         new Set(Object.values(table).flatMap((e) => (e.doc?.request ? [nameOf(e.doc.request)] : []))),

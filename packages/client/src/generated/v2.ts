@@ -7587,6 +7587,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7646,6 +7654,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7679,6 +7697,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7724,6 +7750,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7754,6 +7790,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7803,6 +7847,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7836,6 +7890,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7881,6 +7943,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7920,6 +7992,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7971,6 +8051,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +8091,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8050,6 +8148,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8086,6 +8194,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +8269,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +8306,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,6 +8372,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,6 +8415,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8316,6 +8468,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,6 +8508,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +8565,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8428,6 +8608,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8473,6 +8661,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8503,6 +8701,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8552,6 +8758,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8585,6 +8801,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8630,6 +8854,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8660,6 +8894,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,6 +8951,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8742,6 +8994,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8787,6 +9047,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8817,6 +9087,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8866,6 +9144,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8899,6 +9187,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8944,6 +9240,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8974,6 +9280,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9023,6 +9337,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9056,6 +9380,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9101,6 +9433,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9131,6 +9473,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9180,6 +9530,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9213,6 +9573,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9258,6 +9626,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9288,6 +9666,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9337,6 +9723,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9370,6 +9766,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9415,6 +9819,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9445,6 +9859,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9494,6 +9916,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,6 +9959,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9572,6 +10012,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9602,6 +10052,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9651,6 +10109,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9678,6 +10146,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9730,6 +10206,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9757,6 +10243,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9809,6 +10303,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9842,6 +10346,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9887,6 +10399,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9917,6 +10439,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9966,6 +10496,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9999,6 +10539,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10044,6 +10592,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10074,6 +10632,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10123,6 +10689,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10156,6 +10732,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,6 +10785,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10311,6 +10905,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10362,6 +10964,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10392,6 +11004,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10441,6 +11061,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10555,6 +11185,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10622,6 +11260,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10649,6 +11297,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10707,6 +11363,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10740,6 +11406,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10785,6 +11459,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10815,6 +11499,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10864,6 +11556,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10897,6 +11599,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10942,6 +11652,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10972,6 +11692,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11021,6 +11749,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11054,6 +11792,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11099,6 +11845,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11129,6 +11885,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11178,6 +11942,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11211,6 +11985,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11256,6 +12038,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11286,6 +12078,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11335,6 +12135,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11368,6 +12178,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11413,6 +12231,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11443,6 +12271,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11492,6 +12328,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11525,6 +12371,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11570,6 +12424,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11600,6 +12464,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11649,6 +12521,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11682,6 +12564,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11727,6 +12617,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11757,6 +12657,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11806,6 +12714,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11839,6 +12757,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11884,6 +12810,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11914,6 +12850,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,6 +12907,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11996,6 +12950,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12041,6 +13003,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12071,6 +13043,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12120,6 +13100,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12153,6 +13143,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12198,6 +13196,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12228,6 +13236,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12277,6 +13293,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12310,6 +13336,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12355,6 +13389,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12385,6 +13429,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12434,6 +13486,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12467,6 +13529,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12512,6 +13582,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12542,6 +13622,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12591,6 +13679,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12624,6 +13722,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12669,6 +13775,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12699,6 +13815,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12748,6 +13872,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12781,6 +13915,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12826,6 +13968,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12856,6 +14008,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12905,6 +14065,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12938,6 +14108,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12983,6 +14161,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13019,6 +14207,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13070,6 +14266,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13100,6 +14306,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13149,6 +14363,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13189,6 +14413,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13256,6 +14488,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13289,6 +14531,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13334,6 +14584,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13367,6 +14627,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13418,6 +14686,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13448,6 +14726,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13497,6 +14783,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13532,6 +14828,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13599,6 +14903,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13626,6 +14940,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13684,6 +15006,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13717,6 +15049,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13762,6 +15102,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13792,6 +15142,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13841,6 +15199,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13874,6 +15242,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13919,6 +15295,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13949,6 +15335,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13998,6 +15392,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14031,6 +15435,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14076,6 +15488,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14106,6 +15528,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14155,6 +15585,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14188,6 +15628,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14233,6 +15681,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14276,6 +15734,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14327,6 +15793,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14357,6 +15833,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14406,6 +15890,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14453,6 +15947,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14520,6 +16022,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14547,6 +16059,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14605,6 +16125,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14638,6 +16168,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14683,6 +16221,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14718,6 +16266,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14769,6 +16325,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14799,6 +16365,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14848,6 +16422,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14887,6 +16471,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14954,6 +16546,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14981,6 +16583,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15039,6 +16649,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15072,6 +16692,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15117,6 +16745,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15154,6 +16792,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15205,6 +16851,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15235,6 +16891,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15284,6 +16948,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15325,6 +16999,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15392,6 +17074,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15425,6 +17117,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15470,6 +17170,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15505,6 +17215,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15556,6 +17274,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15586,6 +17314,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15635,6 +17371,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15672,6 +17418,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15739,6 +17493,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15766,6 +17530,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15824,6 +17596,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15857,6 +17639,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15902,6 +17692,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15932,6 +17732,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15981,6 +17789,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16001,6 +17819,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16055,6 +17881,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16083,6 +17919,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16134,6 +17978,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16162,6 +18016,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16213,6 +18075,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16233,6 +18105,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16315,6 +18195,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16350,6 +18240,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16401,6 +18299,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16421,6 +18329,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16473,6 +18389,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16499,6 +18425,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16550,6 +18484,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16583,6 +18527,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16628,6 +18580,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16664,6 +18626,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16715,6 +18685,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16745,6 +18725,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16794,6 +18782,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16834,6 +18832,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16901,6 +18907,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16928,6 +18944,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16986,6 +19010,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17019,6 +19053,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17064,6 +19106,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17094,6 +19146,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17143,6 +19203,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17176,6 +19246,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17221,6 +19299,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17251,6 +19339,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17300,6 +19396,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17333,6 +19439,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17378,6 +19492,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17408,6 +19532,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17457,6 +19589,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17490,6 +19632,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17535,6 +19685,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17565,6 +19725,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17614,6 +19782,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17647,6 +19825,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17692,6 +19878,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17722,6 +19918,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17771,6 +19975,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17804,6 +20018,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17849,6 +20071,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17879,6 +20111,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17928,6 +20168,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17961,6 +20211,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18006,6 +20264,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18057,6 +20325,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18108,6 +20384,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18138,6 +20424,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18187,6 +20481,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18242,6 +20546,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18309,6 +20621,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18336,6 +20658,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18394,6 +20724,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18427,6 +20767,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18472,6 +20820,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18502,6 +20860,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18551,6 +20917,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18584,6 +20960,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18629,6 +21013,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18659,6 +21053,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18708,6 +21110,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18741,6 +21153,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18786,6 +21206,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18816,6 +21246,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18865,6 +21303,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18898,6 +21346,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18943,6 +21399,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18973,6 +21439,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19022,6 +21496,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19055,6 +21539,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19100,6 +21592,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19137,6 +21639,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19188,6 +21698,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19218,6 +21738,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19267,6 +21795,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19308,6 +21846,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19375,6 +21921,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19395,6 +21951,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19463,6 +22027,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19496,6 +22070,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19541,6 +22123,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19571,6 +22163,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19620,6 +22220,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19653,6 +22263,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19698,6 +22316,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19728,6 +22356,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19777,6 +22413,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19810,6 +22456,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19855,6 +22509,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19965,6 +22629,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20016,6 +22688,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20046,6 +22728,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20095,6 +22785,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20209,6 +22909,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20276,6 +22984,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20303,6 +23021,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20361,6 +23087,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20394,6 +23130,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20439,6 +23183,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20469,6 +23223,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20518,6 +23280,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20551,6 +23323,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20596,6 +23376,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20626,6 +23416,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20675,6 +23473,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20708,6 +23516,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20753,6 +23569,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20783,6 +23609,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20832,6 +23666,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20865,6 +23709,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20910,6 +23762,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20940,6 +23802,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20989,6 +23859,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21022,6 +23902,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21067,6 +23955,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21097,6 +23995,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21146,6 +24052,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21179,6 +24095,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21224,6 +24148,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21254,6 +24188,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21303,6 +24245,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21336,6 +24288,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21381,6 +24341,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21411,6 +24381,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21460,6 +24438,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21493,6 +24481,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21538,6 +24534,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21568,6 +24574,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21617,6 +24631,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21650,6 +24674,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21695,6 +24727,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21725,6 +24767,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21774,6 +24824,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21807,6 +24867,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21852,6 +24920,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21882,6 +24960,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21931,6 +25017,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21959,6 +25055,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22022,6 +25126,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22050,6 +25164,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22113,6 +25235,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22146,6 +25278,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22191,6 +25331,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22226,6 +25376,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22277,6 +25435,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22307,6 +25475,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22356,6 +25532,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22393,6 +25579,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22460,6 +25654,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22487,6 +25691,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22545,6 +25757,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22578,6 +25800,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22623,6 +25853,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22664,6 +25904,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22715,6 +25963,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22745,6 +26003,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22794,6 +26060,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22838,6 +26114,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22905,6 +26189,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22932,6 +26226,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22990,6 +26292,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23010,6 +26322,14 @@ export interface operations {
             /** @description done */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23069,6 +26389,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23102,6 +26432,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23147,6 +26485,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23180,6 +26528,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23231,6 +26587,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23261,6 +26627,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23310,6 +26684,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23347,6 +26731,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23414,6 +26806,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23447,6 +26849,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23492,6 +26902,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23522,6 +26942,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23571,6 +26999,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23604,6 +27042,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23649,6 +27095,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23679,6 +27135,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23728,6 +27192,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23761,6 +27235,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23806,6 +27288,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23854,6 +27346,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23905,6 +27405,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23935,6 +27445,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23984,6 +27502,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24036,6 +27564,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24103,6 +27639,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24130,6 +27676,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24188,6 +27742,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24221,6 +27785,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24266,6 +27838,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24296,6 +27878,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24345,6 +27935,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24378,6 +27978,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24423,6 +28031,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24453,6 +28071,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24502,6 +28128,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24535,6 +28171,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24580,6 +28224,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24611,6 +28265,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24662,6 +28324,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24692,6 +28364,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24741,6 +28421,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24768,6 +28458,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24826,6 +28524,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24859,6 +28567,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24904,6 +28620,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24934,6 +28660,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24983,6 +28717,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25016,6 +28760,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25061,6 +28813,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25091,6 +28853,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25140,6 +28910,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25173,6 +28953,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25218,6 +29006,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25248,6 +29046,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25297,6 +29103,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25330,6 +29146,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25375,6 +29199,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25405,6 +29239,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25454,6 +29296,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25487,6 +29339,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25532,6 +29392,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25562,6 +29432,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25611,6 +29489,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25644,6 +29532,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25689,6 +29585,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25756,6 +29662,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25807,6 +29721,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25837,6 +29761,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25886,6 +29818,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25956,6 +29898,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26023,6 +29973,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26050,6 +30010,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26108,6 +30076,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26141,6 +30119,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26186,6 +30172,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26216,6 +30212,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26265,6 +30269,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26298,6 +30312,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26343,6 +30365,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26373,6 +30405,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26422,6 +30462,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26455,6 +30505,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26500,6 +30558,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26530,6 +30598,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26579,6 +30655,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26612,6 +30698,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26657,6 +30751,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26687,6 +30791,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26736,6 +30848,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26769,6 +30891,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26814,6 +30944,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26844,6 +30984,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26893,6 +31041,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26926,6 +31084,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26971,6 +31137,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27001,6 +31177,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27050,6 +31234,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27083,6 +31277,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27128,6 +31330,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27158,6 +31370,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27207,6 +31427,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27240,6 +31470,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27285,6 +31523,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27315,6 +31563,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27364,6 +31620,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27397,6 +31663,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27442,6 +31716,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27472,6 +31756,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27521,6 +31813,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27554,6 +31856,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27599,6 +31909,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27629,6 +31949,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27678,6 +32006,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27711,6 +32049,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27756,6 +32102,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27786,6 +32142,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27835,6 +32199,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27868,6 +32242,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27913,6 +32295,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27943,6 +32335,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27992,6 +32392,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28025,6 +32435,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28070,6 +32488,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28100,6 +32528,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28149,6 +32585,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28182,6 +32628,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28227,6 +32681,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28257,6 +32721,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28306,6 +32778,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28339,6 +32821,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28384,6 +32874,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28414,6 +32914,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28463,6 +32971,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28496,6 +33014,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28541,6 +33067,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28571,6 +33107,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28620,6 +33164,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28653,6 +33207,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28698,6 +33260,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28750,6 +33322,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28801,6 +33381,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28831,6 +33421,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28880,6 +33478,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28936,6 +33544,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29003,6 +33619,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29030,6 +33656,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29088,6 +33722,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29121,6 +33765,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29166,6 +33818,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29200,6 +33862,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29251,6 +33921,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29281,6 +33961,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29330,6 +34018,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29368,6 +34066,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29435,6 +34141,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29462,6 +34178,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29520,6 +34244,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29552,6 +34286,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29561,6 +34303,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29620,6 +34370,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29654,6 +34414,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29663,6 +34431,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29722,6 +34498,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29756,6 +34542,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29765,6 +34559,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29824,6 +34626,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29856,6 +34668,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29865,6 +34685,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29924,6 +34752,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29956,6 +34794,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29965,6 +34811,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30024,6 +34878,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30056,6 +34920,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30065,6 +34937,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30124,6 +35004,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30156,6 +35046,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30165,6 +35063,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30224,6 +35130,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30256,6 +35172,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30265,6 +35189,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30324,6 +35256,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30357,6 +35299,14 @@ export interface operations {
             /** @description stored */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30412,6 +35362,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30444,6 +35404,14 @@ export interface operations {
             /** @description an SVG icon */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30496,6 +35464,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30528,6 +35506,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30537,6 +35523,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30596,6 +35590,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30628,6 +35632,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30637,6 +35649,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30696,6 +35716,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30725,6 +35755,14 @@ export interface operations {
             /** @description an SVG icon */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30786,6 +35824,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30818,6 +35866,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30827,6 +35883,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30886,6 +35950,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30918,6 +35992,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30927,6 +36009,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30986,6 +36076,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31018,6 +36118,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31027,6 +36135,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31086,6 +36202,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31118,6 +36244,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31127,6 +36261,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31186,6 +36328,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31221,6 +36373,14 @@ export interface operations {
             /** @description stored */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31285,6 +36445,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31317,6 +36487,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31326,6 +36504,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31385,6 +36571,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31417,6 +36613,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31426,6 +36630,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31485,6 +36697,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31519,6 +36741,14 @@ export interface operations {
                 headers: {
                     "Content-Disposition"?: string;
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31528,6 +36758,14 @@ export interface operations {
             /** @description the requested byte range, with Content-Range */
             206: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31587,6 +36825,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31618,6 +36866,14 @@ export interface operations {
             /** @description the done upload */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31668,6 +36924,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31710,6 +36976,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31755,6 +37029,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31785,6 +37069,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31834,6 +37126,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31867,6 +37169,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31912,6 +37222,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31942,6 +37262,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31991,6 +37319,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32024,6 +37362,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32069,6 +37415,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32099,6 +37455,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32148,6 +37512,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32181,6 +37555,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32226,6 +37608,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32261,6 +37653,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32312,6 +37712,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32342,6 +37752,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32391,6 +37809,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32426,6 +37854,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32493,6 +37929,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32520,6 +37966,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32578,6 +38032,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32611,6 +38075,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32656,6 +38128,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32686,6 +38168,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32735,6 +38225,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32768,6 +38268,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32813,6 +38321,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32843,6 +38361,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32892,6 +38418,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32925,6 +38461,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32970,6 +38514,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33000,6 +38554,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33049,6 +38611,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33082,6 +38654,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33127,6 +38707,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33157,6 +38747,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33206,6 +38804,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33239,6 +38847,14 @@ export interface operations {
             /** @description a page */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33284,6 +38900,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33323,6 +38949,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33374,6 +39008,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33404,6 +39048,14 @@ export interface operations {
                 headers: {
                     /** @description the record’s version */
                     ETag?: string;
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33453,6 +39105,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33493,6 +39155,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33560,6 +39230,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33587,6 +39267,14 @@ export interface operations {
             /** @description the id */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33645,6 +39333,16 @@ export interface operations {
             /** @description error (429) */
             429: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {

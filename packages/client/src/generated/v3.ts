@@ -2641,6 +2641,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,6 +2657,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2687,6 +2705,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "absence.get": {
@@ -2706,10 +2744,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hrm.Absence"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -2725,6 +2781,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2757,6 +2833,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2779,9 +2863,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2810,6 +2924,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,6 +2940,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2846,6 +2978,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "change.list": {
@@ -2871,6 +3023,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2879,6 +3039,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2917,6 +3087,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "employee.create": {
@@ -2938,6 +3128,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +3144,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2972,6 +3180,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2999,6 +3227,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3243,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3043,6 +3289,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3070,10 +3336,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hrm.Employee"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -3106,6 +3390,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "employee.get": {
@@ -3125,10 +3429,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hrm.Employee"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -3144,6 +3466,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +3522,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3202,9 +3552,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,6 +3613,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3241,6 +3629,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3267,6 +3665,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3290,6 +3708,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3298,6 +3724,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3324,6 +3760,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3351,10 +3807,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hours.Deleted"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -3385,6 +3859,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3412,6 +3906,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3420,6 +3922,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3458,6 +3970,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "hours.get": {
@@ -3477,10 +4009,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hours.Hours"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -3496,6 +4046,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3536,6 +4106,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3558,9 +4136,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3589,6 +4197,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3597,6 +4213,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3623,6 +4249,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3646,6 +4292,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3654,6 +4308,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3680,6 +4344,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3703,6 +4387,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +4403,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3737,6 +4439,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3764,6 +4486,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,6 +4502,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3810,6 +4550,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "invoice.get": {
@@ -3829,10 +4589,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Invoice.Invoice"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -3848,6 +4626,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +4690,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,9 +4720,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3949,6 +4785,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,6 +4801,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3993,6 +4847,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4016,6 +4890,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +4906,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4052,6 +4944,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "invoiceDraftRequest.get": {
@@ -4068,10 +4980,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Invoice.Draft.Request.Status"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4087,6 +5017,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4119,10 +5069,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hrm.Leave"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4155,6 +5123,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "leave.get": {
@@ -4174,10 +5162,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hrm.Leave"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4193,6 +5199,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +5259,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,9 +5289,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4290,10 +5354,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hrm.Leave"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4324,6 +5406,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4347,6 +5449,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,6 +5465,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4383,6 +5503,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "organization.get": {
@@ -4402,10 +5542,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Crm.Organization"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4421,6 +5579,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4449,6 +5627,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,9 +5657,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4502,6 +5718,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4510,6 +5734,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4536,6 +5770,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4559,6 +5813,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4567,6 +5829,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4605,6 +5877,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "project.get": {
@@ -4624,10 +5916,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project.ProjectOutput"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4643,6 +5953,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4671,6 +6001,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +6017,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4705,6 +6053,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4728,6 +6096,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4736,6 +6112,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4774,6 +6160,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "projectService.advance.configuration": {
@@ -4788,10 +6194,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project.Service.AdvanceServiceConfiguration"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -4807,6 +6231,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4845,6 +6289,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,6 +6305,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4879,6 +6341,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4902,6 +6384,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4910,6 +6400,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4936,6 +6436,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4959,6 +6479,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4967,6 +6495,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4993,6 +6531,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5016,6 +6574,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5024,6 +6590,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5050,6 +6626,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5073,6 +6669,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5081,6 +6685,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5107,6 +6721,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5130,6 +6764,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5138,6 +6780,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5176,6 +6828,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "projectService.get": {
@@ -5195,10 +6867,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project.InvoiceableService"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -5214,6 +6904,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5246,10 +6956,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Sales.Quote"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -5282,6 +7010,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "quote.create": {
@@ -5303,6 +7051,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,6 +7067,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5337,6 +7103,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5364,6 +7150,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,6 +7166,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5410,6 +7214,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "quote.get": {
@@ -5429,10 +7253,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Sales.Quote"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -5448,6 +7290,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +7342,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5488,6 +7358,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5536,6 +7416,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "sale.get": {
@@ -5555,10 +7455,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Sales.Sale"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -5574,6 +7492,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5614,6 +7552,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5636,9 +7582,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5667,6 +7643,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,6 +7659,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5703,6 +7697,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "timer.stop": {
@@ -5728,6 +7742,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5736,6 +7758,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5772,6 +7804,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5807,6 +7859,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5829,9 +7889,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,6 +7950,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5868,6 +7966,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5896,6 +8004,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "timetable.edit": {
@@ -5921,6 +8049,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5929,6 +8065,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5967,6 +8113,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "timetable.list": {
@@ -5988,6 +8154,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6010,9 +8184,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6041,6 +8245,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,6 +8261,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6077,6 +8299,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "webhook.delete": {
@@ -6098,6 +8340,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6106,6 +8356,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6127,6 +8387,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6150,10 +8430,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook.Delivery"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -6169,6 +8467,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6205,6 +8523,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6227,9 +8553,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6258,6 +8614,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6266,6 +8630,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6302,6 +8676,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6325,6 +8719,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6333,6 +8735,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6371,6 +8783,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "webhook.get": {
@@ -6387,10 +8819,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook.Subscription"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -6406,6 +8856,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6430,6 +8900,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,9 +8930,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,6 +8991,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6491,6 +9007,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6512,6 +9038,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,10 +9084,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Workflows.Workflow"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -6557,6 +9121,26 @@ export interface operations {
             /** @description problem details (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +9189,14 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6627,9 +9219,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description problem details (403) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6658,6 +9280,14 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6666,6 +9296,16 @@ export interface operations {
             };
             /** @description problem details (400) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6694,6 +9334,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
                 };
             };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "workflow.task.complete": {
@@ -6719,10 +9379,28 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Workflows.Workflow"];
+                };
+            };
+            /** @description problem details (401) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description problem details (403) */
@@ -6753,6 +9431,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ConstraintViolation"];
                     "application/problem+json": components["schemas"]["ConstraintViolation"];
+                };
+            };
+            /** @description problem details (429) */
+            429: {
+                headers: {
+                    /** @description what is left of it: `"default";r=<remaining>;t=<seconds until the window ends>` */
+                    RateLimit?: string;
+                    /** @description the token's budget: `"default";q=<requests>;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    /** @description requests a token may make per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
