@@ -149,6 +149,37 @@ describe('workflows', () => {
     expect(done.tasks.every((x) => x.status === 'completed')).toBe(true);
   });
 
+  it('reopening an earlier task of a sequential workflow while a later one stays completed is refused and changes nothing; reopened with the later ones, it is taken', async () => {
+    const organization = await post(api, '/crm/organization', { name: 'Reopen BV' });
+    const id = await post(api, '/workflows/workflow', {
+      default_workflow_id: await defaultId('flow', 'New customer onboarding'),
+      linked_to: { organization_id: organization },
+    });
+    const [first, second] = (await read(id)).tasks;
+    const both = await api.v2('PUT', `/workflows/workflow/${id}`, {
+      tasks: [
+        { id: first?.id, status: 'completed' },
+        { id: second?.id, status: 'completed' },
+      ],
+    });
+    expect(both.status, both.text).toBe(200);
+    await unchanged(async () => {
+      const res = await api.v2('PUT', `/workflows/workflow/${id}`, { tasks: [{ id: first?.id, status: 'open' }] });
+      expect(res.status).toBe(400);
+      expect((res.body as Envelope).errors?.[0]).toContain('sequential');
+    });
+    const wf = await read(id);
+    expect(wf.tasks.map((x) => x.status)).toEqual(['completed', 'completed', 'open']);
+    const reopened = await api.v2('PUT', `/workflows/workflow/${id}`, {
+      tasks: [
+        { id: first?.id, status: 'open' },
+        { id: second?.id, status: 'open' },
+      ],
+    });
+    expect(reopened.status, reopened.text).toBe(200);
+    expect((await read(id)).tasks.map((x) => x.status)).toEqual(['open', 'open', 'open']);
+  });
+
   it('a task of a non-sequential workflow may be completed in any order', async () => {
     const person = await post(api, '/crm/person', { family_name: 'Flow' });
     const id = await post(api, '/workflows/workflow', {
