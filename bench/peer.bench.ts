@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import inspector from 'node:inspector';
+import path from 'node:path';
 import { createPeerDatabase, type PeerDatabase } from './peer/database.js';
 import { type RunningDirectus, startDirectus } from './peer/directus.js';
 import { installPeer, type PeerInstall } from './peer/install.js';
@@ -29,7 +32,8 @@ import { loadAverage, record } from './support/summary.js';
  * Knobs: BENCH_PEER_ROWS (10000), BENCH_PEER_ROUNDS (3), BENCH_PEER_SECONDS (15 per side, read
  * and round), BENCH_PEER_WARMUP (2), BENCH_PEER_CONNECTIONS (10), BENCH_PEER_PREFIX ("Org 0000",
  * 999 names), BENCH_PEER_CHANGED (500 rows newer than the change-tracking timestamp),
- * BENCH_PEER_SIDES (e.g. "ours,lean" to leave sides out), BENCH_PEER_READS (e.g. "byId", for a profile).
+ * BENCH_PEER_SIDES (e.g. "ours,lean" to leave sides out), BENCH_PEER_READS (e.g. "byId"), BENCH_PEER_PROFILE
+ * (a folder: a CPU profile per side and read).
  */
 
 const ROWS = Number(process.env.BENCH_PEER_ROWS ?? 10_000);
@@ -147,6 +151,31 @@ async function answerOf(bench: BenchService, side: SideName, t: Target): Promise
           ? Number(rows[0].total)
           : undefined;
   return { ids: rows.map((x) => x.id), count };
+}
+
+/**
+ * BENCH_PEER_PROFILE=<dir>: a CPU profile of this process (ours and the baselines) for each side's
+ * measurement, `<read>-<side>-<round>.cpuprofile`, taken only while that side is measured.
+ */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PEER_PROFILE;
+  if (!dir) return run();
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 function line(label: string, r: LoadResult) {
@@ -329,6 +358,12 @@ export default async function run(): Promise<void> {
           ? `; Directus ${install.directusVersion}: Node ${install.nodeVersion}, plain HTTP, its rows with their addresses`
           : ''),
     );
+    // what the process spends with nothing asked (timers, listeners), taken off each side's CPU below
+    const idle0 = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 3_000));
+    const idle = process.cpuUsage(idle0);
+    const idleMicrosPerSecond = (idle.user + idle.system) / 3;
+    console.log(`Node CPU with nothing asked: ${idleMicrosPerSecond.toFixed(0)} µs/s`);
     const results = new Map<ReadName, Map<SideName, LoadResult[]>>(
       READS.map((r) => [r, new Map(SIDES.map((s) => [s, [] as LoadResult[]]))]),
     );
@@ -338,9 +373,17 @@ export default async function run(): Promise<void> {
         // the order turns every round, so that no side always follows another's load
         const order = SIDES.map((_, i) => SIDES[(i + round - 1) % SIDES.length] as SideName);
         for (const side of order) {
-          const res = await measure(targets[read][side], SECONDS);
+          // this process serves ours and both baselines: its CPU per answer says what each costs, whatever the load
+          const cpu0 = process.cpuUsage();
+          const res = await profiled(`${read}-${side}-${round}`, () => measure(targets[read][side], SECONDS));
+          const cpu = process.cpuUsage(cpu0);
           results.get(read)?.get(side)?.push(res);
-          console.log(line(`${READ_LABEL[read]}, ${side}`, res));
+          const answered = res.requestsPerSecond * SECONDS;
+          const perAnswer =
+            side === 'directus' || answered === 0
+              ? ''
+              : `   Node CPU ${((cpu.user + cpu.system - idleMicrosPerSecond * SECONDS) / answered).toFixed(0)} µs/answer`;
+          console.log(`${line(`${READ_LABEL[read]}, ${side}`, res)}${perAnswer}`);
         }
       }
     }
