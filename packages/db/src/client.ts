@@ -125,6 +125,10 @@ function replicaRouterFor(connectionString: string, opts: ClientOptions): Replic
     );
     // an idle connection of a replica that stops is dropped by the pool; the router learns it on its next use or poll
     pool.on('error', () => {});
+    // a replica that stops ends its connections, also those checked out between two statements:
+    // the statement in flight fails (and the read goes to the primary); the client's own event must not
+    // reach the process as an uncaught error
+    pool.on('connect', (client) => client.on('error', () => {}));
     return { name: replicaName(url), pool };
   });
   return new ReplicaRouter(pools, createNotificationListener({ connectionString, embedded: false }), replicas);
