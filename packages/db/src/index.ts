@@ -1,7 +1,14 @@
 export { createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
 export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
-export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql, TenantSqlOptions, WriteTransactionOptions } from './tenant.js';
+export type {
+  ScopedClient,
+  ScopedTransaction,
+  TenantReader,
+  TenantSql,
+  TenantSqlOptions,
+  WriteTransactionOptions,
+} from './tenant.js';
 export { REPLICA_APPLICATION_NAME, replicaRouterOf } from './client.js';
 export { DEFAULT_REPLICA_MAX_LAG_MS, lsnValue, type ReplicaRouter, type ReplicaStatus } from './replicas.js';
 export * from './list-query.js';

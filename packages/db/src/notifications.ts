@@ -70,8 +70,7 @@ export const CAUGHT_UP_TIMEOUT_MS = 500;
  * the primary's WAL insert position, which read-your-writes on replicas compares with a replica's
  * replay position (replicas.ts). On a standby there is no insert position: null, never an error.
  */
-export const CATCH_UP_QUERY =
-  'SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END AS lsn';
+export const CATCH_UP_QUERY = 'SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END AS lsn';
 
 /** application_name of the listening connection (to be found in pg_stat_activity) */
 export const LISTENER_APPLICATION_NAME = 'bizops-listen';

@@ -117,7 +117,9 @@ export type UserContext = DomainContext & { principal: UserPrincipal; db: Scoped
  */
 export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
   const right: DeclaredRight = { kind: 'module', module, level };
-  return publicProcedure.meta({ right }).use(({ ctx, next, type }) => run(type, () => next({ ctx: userContext(ctx, right, type) })));
+  return publicProcedure
+    .meta({ right })
+    .use(({ ctx, next, type }) => run(type, () => next({ ctx: userContext(ctx, right, type) })));
 }
 
 /** Internal administration: only in-process callers with the system principal. */
