@@ -6,7 +6,7 @@
 // Debian's server binaries refuse to run as root: as root, they run as `postgres` (runuser), on a
 // folder that user owns. Made for speed, not durability: fsync off, small shared buffers.
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -119,6 +119,9 @@ function cluster(root: string, name: string, port: number): PgCluster {
  * by `postgres` when this process is root.
  */
 export async function startClusters(): Promise<PgClusters> {
+  if (!existsSync(path.join(PG_BIN, 'initdb'))) {
+    throw new Error(`PostgreSQL's server binaries are not in ${PG_BIN} (initdb, pg_ctl, pg_basebackup); set PG_BIN`);
+  }
   const root = mkdtempSync(path.join(tmpdir(), 'bo-pg-'));
   if (asRoot) {
     const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
