@@ -4,7 +4,7 @@
 // themselves (pg_stat_statements), and by the router.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, type ReplicaStatus, replicaRouterOf } from '@bo/db';
+import { applyMigrations, createPrismaClient, type ReplicaStatus, replicaRouterOf, tenantSql } from '@bo/db';
 import type { TestDatabase } from './support/database.js';
 import { type PgCluster, type PgClusters, startClusters, waitUntil } from './support/pg-cluster.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
@@ -189,6 +189,46 @@ describe('read replicas', () => {
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(created).toBeGreaterThan(0);
+  });
+
+  it('the change feed shows a change as soon as its write has answered, its horizon moved on the primary and read again past it', async () => {
+    // commits applied 400 ms late on the replica: a read that asked for a position older than the
+    // horizon's move (made by the feed's own read, on the primary) would find the replica far enough and
+    // read the old horizon there, without the change
+    await replica.query(`ALTER SYSTEM SET recovery_min_apply_delay = '400ms'`);
+    await replica.query('SELECT pg_reload_conf()');
+    try {
+      let cursor: string | null = null;
+      for (let i = 0; i < 3; i += 1) {
+        const id = await create(acme, `Feed ${i}`);
+        // the replica has the change itself; the feed's horizon is still below it (no worker runs here)
+        await caughtUp();
+        const reads = status().reads;
+        const res = await acme.v3('GET', `/change.list?itemsPerPage=100${cursor ? `&after=${cursor}` : ''}`);
+        expect(res.status, res.text).toBe(200);
+        const page = res.body as { items: { entityId: string; change: string }[]; nextCursor: string | null };
+        expect(page.items.map((c) => `${c.change} ${c.entityId}`)).toContain(`created ${id}`);
+        // its first read (the horizon) was the replica's
+        expect(status().reads).toBeGreaterThan(reads);
+        cursor = page.nextCursor;
+      }
+    } finally {
+      await replica.query('ALTER SYSTEM RESET recovery_min_apply_delay');
+      await replica.query('SELECT pg_reload_conf()');
+    }
+  });
+
+  it('without DATABASE_REPLICA_URLS nothing routes: no router, no poll, a query read is its one statement on the primary', async () => {
+    const sent: string[] = [];
+    const prisma = createPrismaClient(clusters.primary.url('bo'), { max: 1, onQuery: (sql) => sent.push(sql) });
+    try {
+      expect(replicaRouterOf(prisma)).toBeUndefined();
+      const rows = await tenantSql(prisma, 'env', { replicaReads: true }).read<{ e: string }>('SELECT $1::text AS e');
+      expect(rows).toEqual([{ e: 'env' }]);
+      expect(sent).toEqual(['SELECT $1::text AS e']);
+    } finally {
+      await prisma.$disconnect();
+    }
   });
 
   // last: the replica is a primary of its own afterwards
