@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, createPrismaClient, type ReplicaStatus, replicaRouterOf, tenantSql } from '@bo/db';
 import type { TestDatabase } from './support/database.js';
+import { send } from './support/http.js';
 import { type PgCluster, type PgClusters, startClusters, waitUntil } from './support/pg-cluster.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -102,6 +103,17 @@ describe('read replicas', () => {
     // 20 list requests, each a page statement at least: most of them answered by the replica
     expect(status().reads - readsBefore).toBeGreaterThanOrEqual(10);
     expect((await statementsOnReplica()) - before).toBeGreaterThanOrEqual(10);
+    // and /trpc's queries, the same procedures through the third door
+    const trpcReads = status().reads;
+    const input = encodeURIComponent(JSON.stringify({ query: { limit: 5 }, view: 'v3' }));
+    for (let i = 0; i < 5; i += 1) {
+      const res = await send(t.service.port, 'GET', `/trpc/crm.organization.list?input=${input}`, {
+        host: 'acme.localhost',
+        headers: { authorization: `Bearer ${acme.token?.key}:${acme.token?.secret}` },
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    expect(status().reads).toBeGreaterThan(trpcReads);
   });
 
   it('replay paused: a create through v2 is in the v3 list at once (the replica is asked, found behind, and the primary answers)', async () => {
