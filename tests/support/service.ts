@@ -83,6 +83,10 @@ export async function startTestService(
     rendering?: Partial<RenderLimits>;
     /** the guards' limits (defaults otherwise; the failed-auth throttle is off unless given) */
     limits?: Partial<ServiceLimits>;
+    /** DATABASE_REPLICA_URLS: streaming replicas of the database's server (tests/support/pg-cluster.ts) */
+    replicaUrls?: string[];
+    /** REPLICA_MAX_LAG_MS (default 1000) */
+    replicaMaxLagMs?: number;
     /** reuse an existing database and data folder (a restart) */
     db?: TestDatabase;
     dataDir?: string;
@@ -95,6 +99,8 @@ export async function startTestService(
     host: '127.0.0.1',
     httpPort: opts.httpPort ? 0 : null,
     databaseUrl: db.url,
+    databaseReplicaUrls: opts.replicaUrls,
+    replicaMaxLagMs: opts.replicaMaxLagMs,
     dataDir,
     embeddedDbPort: 0,
     tlsCert: undefined,

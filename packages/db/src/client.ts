@@ -2,7 +2,9 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, GuardedPool, type PoolGuards, PREPARED } from './pool.js';
+import { createNotificationListener } from './notifications.js';
 import { type RememberedReads, rememberedReads, rememberedReadsOn } from './remembered.js';
+import { ReplicaRouter, type ReplicaRouterOptions, replicaName } from './replicas.js';
 
 export interface ClientOptions {
   /** connections in the pool; 1 for the embedded database (PGlite is one session) */
@@ -13,6 +15,11 @@ export interface ClientOptions {
   guards?: Partial<PoolGuards>;
   /** may hold a LISTEN connection for its remembered reads (false behind a pooler in transaction mode: nothing is remembered) */
   listen?: boolean;
+  /**
+   * streaming replicas that routed reads may use (replicas.ts); they need the listening connection
+   * (its catch-up query carries the primary's WAL position), so none are used with `listen` false
+   */
+  replicas?: { urls: string[] } & ReplicaRouterOptions;
 }
 
 /**
@@ -40,6 +47,8 @@ export type RawRead = <T>(sql: string, params: readonly unknown[], options?: Rea
 const rawReads = new WeakMap<PrismaClient, RawRead>();
 // The guarded pool behind each client, for write transactions that need no Prisma (see tenant.ts).
 const pools = new WeakMap<PrismaClient, GuardedPool>();
+// The replica router per client, when replicas are configured (none: every read goes to the primary).
+const routers = new WeakMap<PrismaClient, ReplicaRouter>();
 // Remembered reads per client, made on first use (they open the process's listening connection).
 const rememberedByClient = new WeakMap<PrismaClient, () => RememberedReads>();
 
@@ -71,6 +80,7 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     if (!ended) {
       ended = true;
       await remembered?.close();
+      await router?.close();
       await pool.end();
     }
   };
@@ -80,6 +90,8 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     return remembered;
   });
   pools.set(client, pool);
+  const router = replicaRouterFor(connectionString, opts);
+  if (router) routers.set(client, router);
   rawReads.set(client, async <T>(sql: string, params: readonly unknown[], options?: ReadOptions) => {
     onQuery?.(sql);
     const values = params as unknown[];
@@ -96,6 +108,38 @@ export function createPrismaClient(connectionString: string, opts: ClientOptions
     return (last?.rows ?? []) as T[];
   });
   return client;
+}
+
+function replicaRouterFor(connectionString: string, opts: ClientOptions): ReplicaRouter | null {
+  const replicas = opts.replicas;
+  if (!replicas || replicas.urls.length === 0 || opts.guards?.embedded) return null;
+  if (opts.listen === false) {
+    replicas.log?.warn({}, 'DATABASE_REPLICA_URLS ignored: replicas need the listening connection (DB_LISTEN is off)');
+    return null;
+  }
+  const pools = replicas.urls.map((url) => {
+    const pool = new GuardedPool(
+      // a stopped replica answers at once (refused); one that hangs costs a read at most a second before the primary answers it
+      { connectionString: url, max: opts.max ?? 10, connectionTimeoutMillis: 1_000, application_name: REPLICA_APPLICATION_NAME },
+      { embedded: false, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, ...opts.guards },
+    );
+    // an idle connection of a replica that stops is dropped by the pool; the router learns it on its next use or poll
+    pool.on('error', () => {});
+    // a replica that stops ends its connections, also those checked out between two statements:
+    // the statement in flight fails (and the read goes to the primary); the client's own event must not
+    // reach the process as an uncaught error
+    pool.on('connect', (client) => client.on('error', () => {}));
+    return { name: replicaName(url), pool };
+  });
+  return new ReplicaRouter(pools, createNotificationListener({ connectionString, embedded: false }), replicas);
+}
+
+/** application_name of the connections reads hold on replicas (to be found in pg_stat_activity) */
+export const REPLICA_APPLICATION_NAME = 'bizops-replica-read';
+
+/** The replica router of a client made here with replicas; none otherwise (every read on the primary). */
+export function replicaRouterOf(client: PrismaClient): ReplicaRouter | undefined {
+  return routers.get(client);
 }
 
 /** The guarded pool of a client made here; none for any other client. */

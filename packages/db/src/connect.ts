@@ -5,6 +5,7 @@ import { startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './migrations.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, type PoolGuards, poolConfig } from './pool.js';
 import type pg from 'pg';
+import { DEFAULT_REPLICA_MAX_LAG_MS } from './replicas.js';
 
 export interface DatabaseOptions {
   /** hold a LISTEN connection (remembered reads are forgotten on notification; see remembered.ts); default true, never on the embedded database */
@@ -24,6 +25,10 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** connections of the main pool one environment's requests may hold at once (0: no cap) */
   connectionsPerEnvironment?: number;
+  /** DATABASE_REPLICA_URLS: streaming replicas of the server that query reads may use (replicas.ts) */
+  replicaUrls?: string[];
+  /** REPLICA_MAX_LAG_MS: a replica further behind is not used */
+  replicaMaxLagMs?: number;
 }
 
 export interface Database {
@@ -73,7 +78,20 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl, { log });
     const max = opts.poolSize ?? 10;
-    const prisma = createPrismaClient(opts.databaseUrl, { max, guards: guards(false, max), listen: opts.listen ?? true });
+    const prisma = createPrismaClient(opts.databaseUrl, {
+      max,
+      guards: guards(false, max),
+      listen: opts.listen ?? true,
+      ...(opts.replicaUrls?.length
+        ? {
+            replicas: {
+              urls: opts.replicaUrls,
+              maxLagMs: opts.replicaMaxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS,
+              log: { info: (_o, msg) => log(msg ?? ''), warn: (_o, msg) => log(msg ?? '') },
+            },
+          }
+        : {}),
+    });
     return {
       prisma,
       connectionString: opts.databaseUrl,

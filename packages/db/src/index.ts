@@ -1,7 +1,16 @@
 export { createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
 export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
-export type { ScopedClient, ScopedTransaction, TenantReader, TenantSql, WriteTransactionOptions } from './tenant.js';
+export type {
+  ScopedClient,
+  ScopedTransaction,
+  TenantReader,
+  TenantSql,
+  TenantSqlOptions,
+  WriteTransactionOptions,
+} from './tenant.js';
+export { REPLICA_APPLICATION_NAME, replicaRouterOf } from './client.js';
+export { DEFAULT_REPLICA_MAX_LAG_MS, lsnValue, type ReplicaRouter, type ReplicaStatus } from './replicas.js';
 export * from './list-query.js';
 export * from './list-sql.js';
 export { Prisma } from './generated/prisma/client.js';
@@ -16,6 +25,7 @@ export {
   DEFAULT_STATEMENT_TIMEOUT_MS,
   GuardedPool,
   isEmbeddedPoolConfig,
+  noteRequestWrite,
   outsideRequestScope,
   poolConfig,
   runInRequestScope,

@@ -52,11 +52,25 @@ export interface NotificationListener {
    * database instead.
    */
   caughtUp(since: number): Promise<boolean>;
+  /**
+   * The primary's WAL insert position (`pg_current_wal_insert_lsn()`, as text) read by a catch-up
+   * query sent after `since`: every commit acknowledged before `since`, by any process, ends at or
+   * before it. The same query as `caughtUp`'s (one serves both). Null when not listening, on a
+   * standby, or when no answer comes in time: the caller reads the primary instead (replicas.ts).
+   */
+  walPositionSince(since: number): Promise<string | null>;
   close(): Promise<void>;
 }
 
 /** how long caughtUp waits for the listening connection before telling its caller to read the database */
 export const CAUGHT_UP_TIMEOUT_MS = 500;
+
+/**
+ * The catch-up query: any answer proves the notifications before it have arrived; it also carries
+ * the primary's WAL insert position, which read-your-writes on replicas compares with a replica's
+ * replay position (replicas.ts). On a standby there is no insert position: null, never an error.
+ */
+export const CATCH_UP_QUERY = 'SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END AS lsn';
 
 /** application_name of the listening connection (to be found in pg_stat_activity) */
 export const LISTENER_APPLICATION_NAME = 'bizops-listen';
@@ -110,6 +124,8 @@ class SharedListener {
 
   /** when the newest answered catch-up query was sent (performance.now()); reset with each connection */
   private answeredSentAt = Number.NEGATIVE_INFINITY;
+  /** the primary's WAL insert position that answer carried (null on a standby) */
+  private answeredLsn: string | null = null;
   /** the catch-up query on the wire, and when it was sent */
   private sent: { at: number; done: Promise<boolean> } | null = null;
   /** a catch-up query queued and not yet sent: whoever asks now is served by it */
@@ -142,15 +158,24 @@ class SharedListener {
       if (this.next === done) this.next = null;
       const at = performance.now();
       this.sent = { at, done };
-      return client.query('SELECT 1').then(() => {
+      return client.query<{ lsn: string | null }>(CATCH_UP_QUERY).then((result) => {
         // the notifications sent before this answer reached their handlers as they were read
         const current = this.client === client;
-        if (current && at > this.answeredSentAt) this.answeredSentAt = at;
+        if (current && at > this.answeredSentAt) {
+          this.answeredSentAt = at;
+          this.answeredLsn = result.rows[0]?.lsn ?? null;
+        }
         if (current) this.lagging = false;
         answer(current);
       });
     }).catch(() => answer(false));
     return done;
+  }
+
+  walPositionSince(since: number): Promise<string | null> {
+    // answers only grow: a newer one than the query sent after `since` is as good
+    if (this.listening && this.answeredSentAt >= since) return Promise.resolve(this.answeredLsn);
+    return this.caughtUp(since).then((ok) => (ok ? this.answeredLsn : null));
   }
 
   /** a connection that does not answer in time is dropped; its end reconnects */
@@ -245,6 +270,7 @@ class SharedListener {
     });
     this.client = client;
     this.answeredSentAt = Number.NEGATIVE_INFINITY;
+    this.answeredLsn = null;
     this.lagging = false;
     this.sent = null;
     this.next = null;
@@ -287,6 +313,7 @@ function idleListener(): NotificationListener {
     },
     listening: false,
     caughtUp: async () => false,
+    walPositionSince: async () => null,
     async close() {},
   };
 }
@@ -347,6 +374,9 @@ export function createNotificationListener(opts: NotificationListenerOptions): N
     },
     caughtUp(since) {
       return closed ? Promise.resolve(false) : owner.caughtUp(since);
+    },
+    walPositionSince(since) {
+      return closed ? Promise.resolve(null) : owner.walPositionSince(since);
     },
     async close() {
       if (closed) return;

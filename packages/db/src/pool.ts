@@ -24,6 +24,11 @@ export interface RequestScope {
   signal: AbortSignal;
   /** when the request came (performance.now()): what was committed before it, its reads see */
   startedAt?: number;
+  /**
+   * when the request's last write finished (performance.now()), set by `noteRequestWrite`: a read
+   * after it must see it, so a replica read then needs a WAL position taken after it (replicas.ts)
+   */
+  wroteAt?: number;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -36,6 +41,23 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
 /** When the running request came (performance.now()), or now outside any request. */
 export function requestStartedAt(): number {
   return scopes.getStore()?.startedAt ?? performance.now();
+}
+
+/**
+ * Notes that the running request has committed a write (or may have): its later reads, routed to a
+ * replica, must see it. Outside a request nothing is noted (such reads ask from the time they start).
+ */
+export function noteRequestWrite(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.wroteAt = performance.now();
+}
+
+/** What a read of the running request must see: everything committed before this instant (performance.now()). */
+export function requestReadsSince(): number {
+  const scope = scopes.getStore();
+  if (!scope) return performance.now();
+  const started = scope.startedAt ?? performance.now();
+  return scope.wroteAt !== undefined && scope.wroteAt > started ? scope.wroteAt : started;
 }
 
 /**

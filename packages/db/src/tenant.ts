@@ -1,7 +1,7 @@
-import { type PrismaClient, poolOf, type ReadOptions, rawRead, rememberedReadsOf } from './client.js';
+import { type PrismaClient, poolOf, type ReadOptions, rawRead, rememberedReadsOf, replicaRouterOf } from './client.js';
 import { type IndexedOrders, indexedOrders } from './indexed-orders.js';
 import { setPipelined } from './pg-internals.js';
-import { type CheckoutCapture, capturingCheckouts, type GuardedPool, sqlError } from './pool.js';
+import { type CheckoutCapture, capturingCheckouts, type GuardedPool, noteRequestWrite, sqlError } from './pool.js';
 import { StatementChannel, type TransactionConnection } from './statement-channel.js';
 import type { RememberedChannel } from './remembered.js';
 
@@ -167,20 +167,35 @@ function indexedOrdersOf(client: PrismaClient): IndexedOrders {
   return orders;
 }
 
-export function tenantSql(client: PrismaClient, environmentId: string): TenantSql {
+export interface TenantSqlOptions {
+  /**
+   * `read` may go to a streaming replica that has replayed everything the running request must see
+   * (replicas.ts): for query procedures. Writes, remembered reads and transactions stay on the primary.
+   */
+  replicaReads?: boolean;
+}
+
+export function tenantSql(client: PrismaClient, environmentId: string, opts?: TenantSqlOptions): TenantSql {
   const read = rawRead(client);
   const pool = poolOf(client);
   const remembered = rememberedReadsOf(client);
+  // one lookup per procedure call, and only when asked: nothing more on the read path without replicas
+  const router = opts?.replicaReads ? replicaRouterOf(client) : undefined;
   return {
     environmentId,
-    read: <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
-      read<T>(sql, [environmentId, ...params], options),
+    read: router
+      ? <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) => {
+          const values = [environmentId, ...params];
+          return router.read<T>(sql, values, options, () => read<T>(sql, values, options));
+        }
+      : <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
+          read<T>(sql, [environmentId, ...params], options),
     readRemembered: <T>(channel: RememberedChannel, sql: string, params: readonly unknown[] = []) => {
       const values = [environmentId, ...params];
       return remembered.read(channel, `${sql}\u0000${JSON.stringify(values)}`, () => read<T>(sql, values));
     },
     write: <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
-      read<T>(sql, [environmentId, ...params], options),
+      read<T>(sql, [environmentId, ...params], options).finally(noteRequestWrite),
     indexedOrder: (table, column) => indexedOrdersOf(client).has(table, column),
     ...(pool
       ? {
@@ -229,6 +244,8 @@ async function sqlTransaction<T>(
     const committed = await channel.send('COMMIT');
     // COMMIT of an aborted transaction answers ROLLBACK, without an error
     if (committed.command !== 'COMMIT') throw channel.queuedFailure ?? sqlError('40001', 'the transaction was rolled back');
+    // the request's later reads must see it, on a replica too
+    noteRequestWrite();
     return result;
   } catch (err) {
     channel.flush();
@@ -380,5 +397,5 @@ export function inTransaction<Tx extends RawTransaction, T>(
       const [only, ...more] = capture.taken;
       return body(tx, transactionReader(tx, environmentId, only && more.length === 0 ? only : undefined));
     }),
-  );
+  ).finally(noteRequestWrite);
 }

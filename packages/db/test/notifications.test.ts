@@ -4,7 +4,12 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CAUGHT_UP_TIMEOUT_MS, createNotificationListener, LISTENER_APPLICATION_NAME } from '../src/notifications.js';
+import {
+  CATCH_UP_QUERY,
+  CAUGHT_UP_TIMEOUT_MS,
+  createNotificationListener,
+  LISTENER_APPLICATION_NAME,
+} from '../src/notifications.js';
 import { poolConfig } from '../src/pool.js';
 
 const adminUrl = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -122,12 +127,31 @@ describe('notification listener', () => {
     }
   });
 
+  it('walPositionSince answers a WAL position of the primary read after it was asked: at or past the end of every commit made before', async () => {
+    const { listener } = await listeningTo('bo_test_lsn');
+    try {
+      await other.query('CREATE TABLE IF NOT EXISTS lsn_probe (n int)');
+      for (let i = 0; i < 5; i += 1) {
+        await other.query('INSERT INTO lsn_probe VALUES ($1)', [i]);
+        const after = (await other.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]?.lsn;
+        const since = performance.now();
+        const lsn = await listener.walPositionSince(since);
+        expect(lsn).not.toBeNull();
+        const { rows } = await other.query<{ ok: boolean }>('SELECT $1::pg_lsn >= $2::pg_lsn AS ok', [lsn, after]);
+        expect(rows[0]?.ok).toBe(true);
+      }
+    } finally {
+      await listener.close();
+    }
+    expect(await listener.walPositionSince(performance.now())).toBeNull();
+  });
+
   it('caughtUp answers true only once every notification committed before it was asked has reached its handler, one query serving callers that wait at once', async () => {
     const { listener, heard } = await listeningTo('bo_test_c');
     try {
       const query = vi.spyOn(pg.Client.prototype, 'query');
       const catchUpQueries = () =>
-        query.mock.calls.filter((call, k) => call[0] === 'SELECT 1' && query.mock.contexts[k] !== other).length;
+        query.mock.calls.filter((call, k) => call[0] === CATCH_UP_QUERY && query.mock.contexts[k] !== other).length;
       try {
         for (let i = 0; i < 50; i += 1) {
           await other.query(`SELECT pg_notify('bo_test_c', 'n${i}')`);

@@ -16,6 +16,7 @@ function controlledListener() {
     listening: true,
     catchingUp: () => true,
     caughtUp: async () => listener.catchingUp(),
+    walPositionSince: async () => null,
     on(channel, handler) {
       const set = handlers.get(channel) ?? new Set();
       set.add(handler);

@@ -1,7 +1,7 @@
 import { type AnyProcedure, type AnyRouter, initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
-import { type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
+import { noteRequestWrite, type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
 import { DomainError, REQUIRED_MESSAGE, toDomainError, ValidationError } from './shared/errors.js';
 import type { DomainContext, UserPrincipal } from './shared/context.js';
 import { scopedDb } from './shared/context.js';
@@ -79,17 +79,33 @@ const SYSTEM: DeclaredRight = { kind: 'system' };
 /** Procedures anyone may call (sign-in, the token check itself): they declare no right. */
 export const publicProcedure = t.procedure.meta({ right: PUBLIC }).use(domainErrorCodes);
 
-/** A user's context, once the declared right holds: ctx.db scoped to the token's environment, ctx.sql its tenant reader. */
-function userContext(ctx: DomainContext, right: DeclaredRight) {
+/**
+ * A user's context, once the declared right holds: ctx.db scoped to the token's environment, ctx.sql its
+ * tenant reader. A query's raw reads may go to a read replica that has replayed everything the request
+ * must see (@bo/db replicas.ts); a mutation's reads and writes all go to the primary.
+ */
+function userContext(ctx: DomainContext, right: DeclaredRight, type: ProcedureType) {
   requireDeclaredRight(ctx.principal, right);
   const principal = ctx.principal as UserPrincipal;
   const db: ScopedClient = scopedDb(ctx.prisma, principal.environmentId);
-  const sql = tenantSql(ctx.prisma, principal.environmentId);
+  const sql = tenantSql(ctx.prisma, principal.environmentId, { replicaReads: type === 'query' });
   return { ...ctx, principal, db, sql };
 }
 
+type ProcedureType = 'query' | 'mutation' | 'subscription';
+
+/**
+ * Runs the procedure; after a mutation, whatever it wrote (through any path, Prisma's included) must be
+ * seen by the request's later reads, on a replica too: noted in the request's scope.
+ */
+function run<R>(type: ProcedureType, next: () => Promise<R>): Promise<R> {
+  return type === 'mutation' ? next().finally(noteRequestWrite) : next();
+}
+
 /** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */
-export const userProcedure = publicProcedure.meta({ right: USER }).use(({ ctx, next }) => next({ ctx: userContext(ctx, USER) }));
+export const userProcedure = publicProcedure
+  .meta({ right: USER })
+  .use(({ ctx, next, type }) => run(type, () => next({ ctx: userContext(ctx, USER, type) })));
 
 /** db: Prisma scoped to the environment; sql: raw reads with the environment bound as $1 (hot list pages). */
 export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient; sql: TenantSql };
@@ -101,7 +117,9 @@ export type UserContext = DomainContext & { principal: UserPrincipal; db: Scoped
  */
 export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
   const right: DeclaredRight = { kind: 'module', module, level };
-  return publicProcedure.meta({ right }).use(({ ctx, next }) => next({ ctx: userContext(ctx, right) }));
+  return publicProcedure
+    .meta({ right })
+    .use(({ ctx, next, type }) => run(type, () => next({ ctx: userContext(ctx, right, type) })));
 }
 
 /** Internal administration: only in-process callers with the system principal. */

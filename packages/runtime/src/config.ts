@@ -11,6 +11,10 @@ export interface ServiceConfig {
   /** optional plain-HTTP listener (for a proxy or health checks); v2 refuses requests on it */
   httpPort: number | null;
   databaseUrl: string | undefined;
+  /** DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL's server; query reads may go there (read-your-writes kept) */
+  databaseReplicaUrls?: string[];
+  /** REPLICA_MAX_LAG_MS: a replica further behind the primary is not used (default 1000) */
+  replicaMaxLagMs?: number;
   dataDir: string;
   embeddedDbPort: number;
   tlsCert: string | undefined;
@@ -106,6 +110,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     host: env.HOST ?? '0.0.0.0',
     httpPort: env.HTTP_PORT ? int('HTTP_PORT', env.HTTP_PORT, 0) : null,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u !== ''),
+    replicaMaxLagMs: count('REPLICA_MAX_LAG_MS', env.REPLICA_MAX_LAG_MS, 1_000),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     embeddedDbPort: int('EMBEDDED_DB_PORT', env.EMBEDDED_DB_PORT, 0),
     tlsCert: env.TLS_CERT || undefined,

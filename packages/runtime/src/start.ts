@@ -78,6 +78,8 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     idleTimeoutMs: limits.dbIdleTimeoutMs,
     statementTimeoutMs: limits.statementTimeoutMs,
     connectionsPerEnvironment: limits.connectionsPerEnvironment,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
     // DB_LISTEN: one switch for every LISTEN of the process (webhook wake-ups, remembered reads)
     listen: (config.webhooks ?? DEFAULT_WEBHOOK_CONFIG).listen,
   });

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@bo/db';
+import { noteRequestWrite, type PrismaClient } from '@bo/db';
 import { type AnyEntity, declaredEntities } from '../shared/entity/index.js';
 import { restrictRelations } from '../shared/entity/entity-crud.js';
 import { ForbiddenError, GoneError, ValidationError } from '../shared/errors.js';
@@ -55,6 +55,8 @@ async function finalHorizon(ctx: UserContext, after: bigint, cursorGiven: boolea
       catchingUp.set(ctx.prisma, pending);
     }
     await pending;
+    // the horizon moved on the primary: the reads below must see that (a replica read then asks for a later position)
+    noteRequestWrite();
     r = await read();
   }
   return BigInt(r?.horizon ?? '0');
