@@ -1,10 +1,11 @@
+import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
+import { currentRequestScope, type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
 import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
 import { RenderPool } from '@bo/domain/rendering/render-pool';
@@ -14,7 +15,10 @@ import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import { type ServiceConfig, serviceLimits } from './config.js';
 import { createHttpApp, type HttpMount } from './http-app.js';
+import { answerMetricsRequests, type MetricsServer, type QueueDepth, reportQueueDepth, startMetricsServer } from './metrics.js';
+import { countingUploadBytes } from './counted-storage.js';
 import { createRateLimit } from './rate-limit.js';
+import { startTracing } from './tracing.js';
 import { loadTls } from './tls.js';
 
 /** What a process needs of the job queue (apps/worker's startWorker gives it). */
@@ -22,6 +26,15 @@ export interface RunningJobs {
   jobs: JobQueue;
   /** finishes the jobs in flight (waiting at most graceMs), then stops */
   stop(graceMs?: number): Promise<void>;
+  /** jobs waiting and running per queue, for the metrics (read by the process that works them) */
+  queueDepth?(): Promise<QueueDepth[]>;
+}
+
+const NO_FIELDS = Object.freeze({});
+/** every log line written in a request carries its id (read from the request's scope, only when a line is written) */
+function requestIdOfLine(): object {
+  const id = currentRequestScope()?.requestId;
+  return id === undefined ? NO_FIELDS : { requestId: id };
 }
 
 export interface JobsOptions {
@@ -65,9 +78,13 @@ export interface ProcessCore<W extends RunningJobs> {
 }
 
 export async function startCore<W extends RunningJobs>(config: ServiceConfig, opts: ProcessOptions<W>): Promise<ProcessCore<W>> {
-  const log = pino({ level: config.logLevel });
+  const log = pino({ level: config.logLevel, mixin: requestIdOfLine });
   const limits = serviceLimits(config);
   setListLimits(limits);
+  // spans only when a collector is named: otherwise the SDK is never loaded
+  const stopTracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName });
+  // a process forked by node:cluster hands its metrics to the one that serves /metrics
+  answerMetricsRequests();
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -84,7 +101,7 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
   const maintenance = new MaintenanceReader(database.prisma);
   const demo = opts.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
   // the same files in every process: on several machines DATA_DIR must be shared storage
-  const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
+  const storage = countingUploadBytes(new FilesystemStorage(path.join(config.dataDir, 'files')));
   const rendering = new RenderPool(config.rendering);
   const worker = await opts.jobs({
     connectionString: database.connectionString,
@@ -98,6 +115,8 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     pool: { ...database.poolConfig() },
     maintenance,
   });
+  const depth = worker.queueDepth;
+  if (opts.work && depth) reportQueueDepth(() => depth.call(worker));
   return {
     log,
     database,
@@ -108,9 +127,11 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     rendering,
     async close() {
       // in-flight jobs get a few seconds: the whole stop fits in a process manager's 10 s grace
+      if (opts.work && depth) reportQueueDepth(null);
       await worker.stop(5_000);
       await rendering.close();
       await database.close();
+      await stopTracing();
     },
   };
 }
@@ -119,6 +140,8 @@ export interface HttpService<W extends RunningJobs> extends Omit<ProcessCore<W>,
   url: string;
   port: number;
   httpPort: number | null;
+  /** the metrics listener's port (METRICS_PORT), or null when this process serves none */
+  metricsPort: number | null;
   /** closes the listeners and their connections, then the core */
   stop(): Promise<void>;
 }
@@ -185,6 +208,11 @@ export async function startHttpService<W extends RunningJobs>(
     plain = createHttpServer(app);
     httpPort = await listen(plain, config.httpPort, config.host);
   }
+  // a cluster's processes leave /metrics to the primary, which gathers theirs (metrics.ts)
+  const metrics: MetricsServer | null =
+    config.metricsPort != null && !cluster.isWorker
+      ? await startMetricsServer({ port: config.metricsPort, host: config.metricsHost ?? '127.0.0.1', own: true })
+      : null;
   let stopped = false;
   const { close: closeCore, ...opened } = core;
   return {
@@ -192,9 +220,11 @@ export async function startHttpService<W extends RunningJobs>(
     url: `https://localhost:${port}`,
     port,
     httpPort,
+    metricsPort: metrics?.port ?? null,
     async stop() {
       if (stopped) return;
       stopped = true;
+      await metrics?.close();
       await Promise.all(
         [server, plain]
           .filter((s): s is Server => s !== null)
