@@ -176,6 +176,9 @@ export function recordRequest(door: string, method: string, route: string, statu
 
 const refusedRequests = rateLimitRefusals.labels('requests');
 const refusedAddresses = rateLimitRefusals.labels('auth_failures');
+// shown as 0 before the first refusal: a rate() over a series that appears late misses its start
+refusedRequests.inc(0);
+refusedAddresses.inc(0);
 
 /** Counts one rate-limit refusal. */
 export function recordRateLimitRefusal(reason: 'requests' | 'auth_failures'): void {
@@ -189,6 +192,8 @@ export function recordUploadBytes(kind: string, bytes: number): void {
 
 const delivered = webhookAttempts.labels('delivered');
 const failed = webhookAttempts.labels('failed');
+delivered.inc(0);
+failed.inc(0);
 
 /** Counts one webhook attempt; a success also observes the time since its event was committed. */
 export function recordWebhookAttempt(ok: boolean, occurredAt: Date): void {
