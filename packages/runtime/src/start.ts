@@ -213,6 +213,7 @@ export async function startHttpService<W extends RunningJobs>(
     config.metricsPort != null && !cluster.isWorker
       ? await startMetricsServer({ port: config.metricsPort, host: config.metricsHost ?? '127.0.0.1', own: true })
       : null;
+  if (metrics) core.log.info(`metrics on http://${config.metricsHost ?? '127.0.0.1'}:${metrics.port}/metrics`);
   let stopped = false;
   const { close: closeCore, ...opened } = core;
   return {
