@@ -1,6 +1,8 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runInRequestScope } from '@bo/db';
 import { ALL_RIGHTS } from '@bo/domain';
+import { serviceLogger } from '@bo/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from './support/http.js';
 import { Receiver, waitFor } from './support/receiver.js';
@@ -275,6 +277,17 @@ describe('request ids', () => {
     expect(
       (await acme.v3('GET', '/organization.list', undefined, { headers: { 'x-request-id': longest } })).headers['x-request-id'],
     ).toBe(longest);
+  });
+
+  it('a log line written in a request carries its request id, beside its own fields', () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = serviceLogger('info', { write: (line: string) => lines.push(JSON.parse(line)) });
+    const scope = { key: 'environment:acme', signal: new AbortController().signal, requestId: 'logged-req-9' };
+    runInRequestScope(scope, () => log.error({ path: '/api/v2/x' }, 'unhandled error'));
+    log.info({ workerPid: 7 }, 'outside any request');
+    expect(lines[0]).toMatchObject({ requestId: 'logged-req-9', path: '/api/v2/x', msg: 'unhandled error' });
+    expect(lines[1]).toMatchObject({ workerPid: 7, msg: 'outside any request' });
+    expect(lines[1]).not.toHaveProperty('requestId');
   });
 
   it('the request id that made a change is sent with its webhook delivery', async () => {

@@ -15,7 +15,7 @@ export {
   UnknownEnvironmentError,
 } from './guard.js';
 export type { Admission, DoorCredentials, DoorOptions, Guard, GuardOptions } from './guard.js';
-export { startCore, startHttpService } from './start.js';
+export { serviceLogger, startCore, startHttpService } from './start.js';
 export type { HttpService, JobsOptions, ProcessCore, ProcessOptions, RunningJobs } from './start.js';
 export { ADMIN_COMMAND, announce, jobsInOwnProcess, processCount, runMain, serveAlone, serveFromEnv } from './run.js';
 export { CLUSTER_PROCESS_ENV, clusterProcessNumber } from './cluster.js';

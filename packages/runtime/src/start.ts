@@ -4,7 +4,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentRequestScope, type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
 import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
@@ -30,11 +30,18 @@ export interface RunningJobs {
   queueDepth?(): Promise<QueueDepth[]>;
 }
 
-const NO_FIELDS = Object.freeze({});
-/** every log line written in a request carries its id (read from the request's scope, only when a line is written) */
+/**
+ * Every log line written in a request carries its id (read from the request's scope, only when a
+ * line is written). A new object each time: pino merges the line's own fields into it.
+ */
 function requestIdOfLine(): object {
   const id = currentRequestScope()?.requestId;
-  return id === undefined ? NO_FIELDS : { requestId: id };
+  return id === undefined ? {} : { requestId: id };
+}
+
+/** The process's logger: pino at `level`, each line written in a request with its `requestId`. */
+export function serviceLogger(level: string, destination?: DestinationStream): Logger {
+  return destination ? pino({ level, mixin: requestIdOfLine }, destination) : pino({ level, mixin: requestIdOfLine });
 }
 
 export interface JobsOptions {
@@ -78,7 +85,7 @@ export interface ProcessCore<W extends RunningJobs> {
 }
 
 export async function startCore<W extends RunningJobs>(config: ServiceConfig, opts: ProcessOptions<W>): Promise<ProcessCore<W>> {
-  const log = pino({ level: config.logLevel, mixin: requestIdOfLine });
+  const log = serviceLogger(config.logLevel);
   const limits = serviceLimits(config);
   setListLimits(limits);
   // spans only when a collector is named: otherwise the SDK is never loaded
