@@ -1,6 +1,6 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runInRequestScope } from '@bo/db';
+import { runInRequestScope, setReplicaLag } from '@bo/db';
 import { ALL_RIGHTS } from '@bo/domain';
 import { serviceLogger } from '@bo/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,6 +248,17 @@ describe('the metrics listener', () => {
     expect(samples(text, 'bo_job_queue_depth').length).toBeGreaterThanOrEqual(2);
     // no replicas: no replica lag
     expect(samples(text, 'bo_db_replica_lag_seconds')).toEqual([]);
+  });
+
+  it('the replica lag the read routing measures is a gauge per replica, gone with the replica', async () => {
+    setReplicaLag('replica-a', 0.25);
+    setReplicaLag('replica-b', 3);
+    const measured = (await scrape(metricsPort)).text;
+    expect(value(measured, 'bo_db_replica_lag_seconds', { replica: 'replica-a' })).toBe(0.25);
+    expect(value(measured, 'bo_db_replica_lag_seconds', { replica: 'replica-b' })).toBe(3);
+    setReplicaLag('replica-a', null);
+    setReplicaLag('replica-b', null);
+    expect(samples((await scrape(metricsPort)).text, 'bo_db_replica_lag_seconds')).toEqual([]);
   });
 });
 
