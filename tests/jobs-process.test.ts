@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,12 +52,26 @@ function call(method: string, p: string, headers: Record<string, string>, body?:
   });
 }
 
+/** the HTTP process's /metrics (METRICS_PORT), which holds the jobs process's figures too */
+function scrapeMetrics(): Promise<string> {
+  const metricsPort = Number(/metrics on http:\/\/[^:]+:(\d+)\/metrics/.exec(out())?.[1]);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: metricsPort, path: '/metrics', agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 beforeAll(async () => {
   await receiver.start();
   db = await createTestDatabase();
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-jobs-'));
   dirs.push(dir);
-  start = await startCompiledStart({ DATABASE_URL: db.url, DATA_DIR: dir, PORT: '0' }, /worker started/);
+  start = await startCompiledStart({ DATABASE_URL: db.url, DATA_DIR: dir, PORT: '0', METRICS_PORT: '0' }, /worker started/);
   await waitFor(() => port() > 0, 30_000, 'the banner');
 }, 150_000);
 
@@ -101,6 +116,13 @@ describe.skipIf(process.platform !== 'linux')('the jobs process of a start on a 
       20_000,
       'the delivery recorded',
     );
+    // one scrape of the HTTP process's metrics port: its own requests and the jobs process's deliveries and queues
+    const metrics = await scrapeMetrics();
+    expect(metrics).toMatch(
+      /^bo_http_requests_total\{door="v2",method="POST",route="\/api\/v2\/crm\/organization",status="200"\} 1$/m,
+    );
+    expect(metrics).toMatch(/^bo_webhook_delivery_attempts_total\{outcome="delivered"\} [1-9]/m);
+    expect(metrics).toMatch(/^bo_job_queue_depth\{queue="[^"]+",state="queued"\} \d+$/m);
 
     // a jobs process that dies is started again; deliveries go on
     process.kill(first as number, 'SIGKILL');

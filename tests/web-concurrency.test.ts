@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-cluster-'));
   dirs.push(dir);
   start = await startCompiledStart(
-    { DATABASE_URL: db.url, WEB_CONCURRENCY: '2', DATA_DIR: dir, PORT: '0' },
+    { DATABASE_URL: db.url, WEB_CONCURRENCY: '2', DATA_DIR: dir, PORT: '0', METRICS_PORT: '0' },
     /process 2 of 2 \(pid \d+\) serves/,
   );
 }, 150_000);
@@ -45,6 +46,20 @@ function workerPids(): number[] {
 
 function port(): number {
   return Number(/serves on port (\d+)/.exec(out())?.[1]);
+}
+
+/** The primary's /metrics (METRICS_PORT): the sum over its processes. */
+function scrapeMetrics(): Promise<string> {
+  const metricsPort = Number(/metrics of all 2 processes on http:\/\/[^:]+:(\d+)\/metrics/.exec(out())?.[1]);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: metricsPort, path: '/metrics', agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** One kept-alive connection: every request on it goes to the same server process. */
@@ -139,6 +154,18 @@ describe.skipIf(process.platform !== 'linux')('WEB_CONCURRENCY', () => {
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ name: 'Clustered BV' });
     for (const c of conns) c.close();
+
+    // one scrape of the primary's metrics port counts the requests of both processes
+    const metrics = await scrapeMetrics();
+    const count = (method: string, route: string) =>
+      Number(
+        new RegExp(`^bo_http_requests_total\\{door="v2",method="${method}",route="${route}",status="200"\\} (\\d+)$`, 'm').exec(
+          metrics,
+        )?.[1],
+      );
+    expect(count('GET', '/api/v2/crm/organization')).toBe(8);
+    expect(count('POST', '/api/v2/crm/organization')).toBe(1);
+    expect(count('GET', '/api/v2/crm/organization/:id')).toBe(1);
 
     // a process that dies is replaced under its number; the service keeps answering meanwhile
     process.kill(pids[1] as number, 'SIGKILL');

@@ -87,6 +87,10 @@ export async function startTestService(
     replicaUrls?: string[];
     /** REPLICA_MAX_LAG_MS (default 1000) */
     replicaMaxLagMs?: number;
+    /** serve /metrics on a free port of 127.0.0.1 (service.metricsPort) */
+    metricsPort?: boolean;
+    /** export spans over OTLP/HTTP to this collector */
+    otlpEndpoint?: string;
     /** reuse an existing database and data folder (a restart) */
     db?: TestDatabase;
     dataDir?: string;
@@ -116,6 +120,8 @@ export async function startTestService(
     rendering: opts.rendering,
     // tests make many failed authentications from 127.0.0.1 on purpose: throttled only where a test asks
     limits: { authFailuresPerMinute: 0, ...opts.limits },
+    metricsPort: opts.metricsPort ? 0 : null,
+    otlpEndpoint: opts.otlpEndpoint,
   });
   const system = createCaller({ prisma: service.database.prisma, principal: { kind: 'system' }, clock: systemClock });
   const user = async (environment: string, email: string, rights: Rights) => {

@@ -12,6 +12,8 @@ interface Entry {
   order: number;
   /** undefined: the route's accessor does more than name a procedure, which then checks its right itself */
   right: DeclaredRight | undefined;
+  /** the route as mounted (`/crm/organization/:id`), for the metrics */
+  template: string;
 }
 
 const ID = ':id';
@@ -28,6 +30,32 @@ export function v2RouteRights(
   operations: readonly AnyV2Operation[],
   rowOperations: readonly V2RowOperation[],
 ): (req: Request) => DeclaredRight | undefined {
+  const match = routeMatcher(declaredRoutes(resources, operations, rowOperations));
+  return (req) => match(req.method, req.path)?.right;
+}
+
+/**
+ * The route template of a v2 request (`path`: below /api/v2), as the routes are declared: for the
+ * metrics and spans, which must never be labelled with raw URLs (ids). undefined: no declared route.
+ */
+export function v2RouteTemplates(
+  resources: readonly AnyV2Resource[],
+  operations: readonly AnyV2Operation[],
+  rowOperations: readonly V2RowOperation[],
+): (method: string, path: string) => string | undefined {
+  let match: ((method: string, path: string) => Entry | undefined) | null = null;
+  return (method, path) => {
+    // built on first use: the declarations are read once, like the rights
+    match ??= routeMatcher(declaredRoutes(resources, operations, rowOperations));
+    return match(method, path)?.template;
+  };
+}
+
+function declaredRoutes(
+  resources: readonly AnyV2Resource[],
+  operations: readonly AnyV2Operation[],
+  rowOperations: readonly V2RowOperation[],
+): Map<string, Entry> {
   const routes = new Map<string, Entry>();
   let order = 0;
   const add = (method: Method, path: string, select: (c: Caller) => unknown) => {
@@ -42,7 +70,7 @@ export function v2RouteRights(
     if (absent) return;
     const key = `${method} ${path.toLowerCase()}`;
     // a route mounted earlier on the same method and path answers first
-    if (!routes.has(key)) routes.set(key, { order, right: declaredRightOf(procedure) });
+    if (!routes.has(key)) routes.set(key, { order, right: declaredRightOf(procedure), template: path });
   };
 
   for (const r of resources) {
@@ -64,10 +92,14 @@ export function v2RouteRights(
   }
   for (const op of operations) add(op.method, `/${op.path}`, op.call);
   for (const op of rowOperations) add(op.method, `/${op.path}/${ID}`, op.call);
+  return routes;
+}
 
-  return (req) => {
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const path = req.path.replace(/\/$/, '').toLowerCase();
+/** The route a request (method, path below /api/v2) reaches, by the map of routes: the first mounted wins. */
+function routeMatcher(routes: Map<string, Entry>): (method: string, path: string) => Entry | undefined {
+  return (requestMethod, requestPath) => {
+    const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
+    const path = requestPath.replace(/\/$/, '').toLowerCase();
     const segments = path.split('/');
     const candidates = [
       routes.get(`${method} ${path}`),
@@ -76,6 +108,6 @@ export function v2RouteRights(
     ];
     let first: Entry | undefined;
     for (const c of candidates) if (c && (!first || c.order < first.order)) first = c;
-    return first?.right;
+    return first;
   };
 }

@@ -4,7 +4,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { appRouter, type DeclaredRight, type DomainError, declaredRightOf } from '@bo/domain';
 import { procedureAtPath, TRPC_CODES } from '@bo/domain/trpc';
-import { admissionOf, type HttpMount, type HttpMountContext } from '@bo/runtime';
+import { admissionOf, type HttpMount, type HttpMountContext, UNMATCHED_ROUTE } from '@bo/runtime';
 import { JsonTooDeepError, jsonTextDeeperThan, refuseDeepJson } from '@bo/http';
 
 /** Every door reads at most this much body. */
@@ -15,6 +15,18 @@ export const trpcMount: HttpMount = {
   name: 'trpc',
   mount(app, ctx) {
     app.use('/trpc', trpcDoor(ctx));
+  },
+  /** the procedure's path (`crm.organization.list`); `batch` for several calls; a path of no procedure is not a label */
+  routeOf(_req, path) {
+    if (!path.startsWith('/trpc/')) return path === '/trpc' ? UNMATCHED_ROUTE : undefined;
+    let called: string;
+    try {
+      called = decodeURIComponent(path.slice('/trpc/'.length));
+    } catch {
+      return UNMATCHED_ROUTE;
+    }
+    if (called.includes(',')) return 'batch';
+    return procedureAtPath(appRouter, called) ? called : UNMATCHED_ROUTE;
   },
 };
 

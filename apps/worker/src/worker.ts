@@ -2,6 +2,7 @@ import { createNotificationListener, type NotificationListenerOptions, type Pris
 import { type Clock, JOB_VERSION_KEY, type JobContext, type JobQueue, systemClock } from '@bo/domain';
 import type { FileStorage } from '@bo/domain/shared/storage';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
+import type { QueueDepth } from '@bo/runtime';
 import type { Logger } from 'pino';
 import type PgBoss from 'pg-boss';
 import { type JobHandler, jobHandlers, type WorkerLoop, workerLoops } from './handlers.js';
@@ -31,7 +32,14 @@ export interface RunningWorker {
   jobs: JobQueue;
   /** finishes the jobs in flight (up to timeoutMs), then stops */
   stop(timeoutMs?: number): Promise<void>;
+  /** jobs waiting (created or to be retried, due or not) and running per queue: one count over pg-boss's job table */
+  queueDepth(): Promise<QueueDepth[]>;
 }
+
+// pg-boss's job states are an enum in this order: created, retry, active, completed, cancelled, failed
+const QUEUE_DEPTH_SQL = `SELECT name, (count(*) FILTER (WHERE state < 'active'))::int AS queued,
+    (count(*) FILTER (WHERE state = 'active'))::int AS active
+  FROM pgboss.job WHERE state <= 'active' GROUP BY name`;
 
 /**
  * Starts pg-boss, creates every handler's queue and, when `work` is on, works
@@ -94,6 +102,16 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   return {
     boss,
     jobs: new PgBossJobQueue(boss),
+    async queueDepth() {
+      const { rows } = await boss.getDb().executeSql(QUEUE_DEPTH_SQL, []);
+      const found = new Map((rows as { name: string; queued: number; active: number }[]).map((r) => [r.name, r]));
+      // every queue of the service, an empty one as 0: a queue that drains shows 0, not a gap
+      return handlers.map((h) => ({
+        queue: h.name,
+        queued: found.get(h.name)?.queued ?? 0,
+        active: found.get(h.name)?.active ?? 0,
+      }));
+    },
     async stop(timeoutMs = 30_000) {
       // loops first: they finish what is in flight and start nothing new
       await Promise.all(running.map((r) => r.stop()));

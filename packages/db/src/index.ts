@@ -20,7 +20,11 @@ export type { Database, DatabaseOptions } from './connect.js';
 export { applyMigrations, MigrationHistoryError } from './migrations.js';
 export { startEmbeddedDatabase } from './embedded.js';
 export { FilesystemStorage } from './file-storage.js';
+export { replicaLagSeconds, setReplicaLag } from './observed.js';
 export {
+  currentRequestScope,
+  guardedPoolStats,
+  setStatementTracer,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   GuardedPool,
@@ -31,7 +35,7 @@ export {
   runInRequestScope,
   sqlError,
 } from './pool.js';
-export type { PoolGuards, RequestScope } from './pool.js';
+export type { PoolGuards, PoolStats, RequestScope, StatementTracer } from './pool.js';
 export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';
 export {
   MAX_AGE_MS as REMEMBERED_MAX_AGE_MS,

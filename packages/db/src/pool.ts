@@ -29,9 +29,61 @@ export interface RequestScope {
    * after it must see it, so a replica read then needs a WAL position taken after it (replicas.ts)
    */
   wroteAt?: number;
+  /** the request's id (X-Request-Id): for the log lines and events written in the request */
+  requestId?: string;
+  /** the request's span when traces are exported (opaque here: the statement tracer reads it) */
+  trace?: unknown;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
+
+/** The running request's scope, if any (its id, its span). */
+export function currentRequestScope(): RequestScope | undefined {
+  return scopes.getStore();
+}
+
+/**
+ * Statement spans: set by the process when it exports traces (@bo/runtime tracing.ts), otherwise
+ * null and a statement costs one comparison more. `start` opens a span for a statement sent in a
+ * traced request and answers the function that ends it.
+ */
+export interface StatementTracer {
+  start(text: string, scope: RequestScope): (err?: unknown) => void;
+}
+let statementTracer: StatementTracer | null = null;
+
+export function setStatementTracer(tracer: StatementTracer | null): void {
+  statementTracer = tracer;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: pg's query overloads, passed on unchanged
+type Send = (config: any, values?: any, callback?: any) => any;
+
+/** Sends a statement through `send`, in a span of its own when the running request is traced. */
+// biome-ignore lint/suspicious/noExplicitAny: pg's query overloads, passed on unchanged
+function sendTraced(send: Send, config: any, values: any, callback: any): any {
+  const scope = statementTracer === null ? undefined : scopes.getStore();
+  if (scope?.trace === undefined || statementTracer === null) return send(config, values, callback);
+  const text = typeof config === 'string' ? config : config?.text;
+  if (typeof text !== 'string') return send(config, values, callback);
+  const end = statementTracer.start(text, scope);
+  if (typeof values === 'function' || typeof callback === 'function') {
+    const cb = (typeof values === 'function' ? values : callback) as (err: Error | null, res?: unknown) => void;
+    const wrapped = (err: Error | null, res?: unknown) => {
+      end(err ?? undefined);
+      cb(err, res);
+    };
+    return typeof values === 'function' ? send(config, wrapped) : send(config, values, wrapped);
+  }
+  const result = send(config, values);
+  if (result && typeof (result as Promise<unknown>).then === 'function') {
+    (result as Promise<unknown>).then(
+      () => end(),
+      (err: unknown) => end(err),
+    );
+  } else end();
+  return result;
+}
 
 /** Runs `fn` (and everything it awaits) as one request's database work. */
 export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
@@ -106,6 +158,30 @@ export interface PoolGuards {
   connectionsPerKey?: number;
   /** requests of one key that may wait for a connection; beyond, they are refused at once */
   queuePerKey?: number;
+  /** the database cluster the pool talks to, as the metrics name it (default `primary`) */
+  cluster?: string;
+}
+
+/** What the metrics read of a pool at a scrape (see guardedPoolStats). */
+export interface PoolStats {
+  cluster: string;
+  /** connections open, and those of them checked out */
+  total: number;
+  inUse: number;
+  /** checkouts waiting for a connection now */
+  waiting: number;
+  /** checkouts so far that found every connection busy and had to wait */
+  waits: number;
+  /** checkouts so far that waited for their environment's fair share */
+  fairShareWaits: number;
+}
+
+/** the guarded pools of the process that are not ended */
+const livePools = new Set<GuardedPool>();
+
+/** Every open guarded pool's counts, read when the metrics are scraped (nothing is counted per statement but two waits). */
+export function guardedPoolStats(): PoolStats[] {
+  return [...livePools].map((p) => p.stats());
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
@@ -123,6 +199,11 @@ export function sqlError(code: string, message: string): Error {
 class EmbeddedClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; the arguments are passed on unchanged but for the name
   override query(config: any, values?: any, callback?: any): any {
+    return sendTraced(this.send, config, values, callback);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  private readonly send = (config: any, values?: any, callback?: any): any => {
     let cfg = config;
     if (cfg && typeof cfg === 'object' && typeof cfg.name === 'string') {
       const { name: _name, ...unnamed } = cfg as { name: string; text: string };
@@ -142,7 +223,7 @@ class EmbeddedClient extends pg.Client {
           throw asTimeout(err);
         })
       : result;
-  }
+  };
 }
 
 /**
@@ -176,6 +257,11 @@ class PreparingClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; only a PREPARED config is changed
   override query(config: any, values?: any, callback?: any): any {
+    return sendTraced(this.send, config, values, callback);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  private readonly send = (config: any, values?: any, callback?: any): any => {
     if (config && typeof config === 'object' && config.name === PREPARED && typeof config.text === 'string') {
       const name = preparedName(config.text);
       const evicted = this.prepared.has(name) ? undefined : this.evict();
@@ -204,7 +290,7 @@ class PreparingClient extends pg.Client {
         .then(() => super.query(named, values));
     }
     return super.query(config, values, callback);
-  }
+  };
 
   /** forgets the least recently used statement when the bound is reached; answers its name, to deallocate */
   private evict(): string | undefined {
@@ -223,6 +309,8 @@ function asTimeout(err: Error): Error {
 
 /** FIFO permits per key, with a bounded queue and a bounded wait. */
 class FairShare {
+  /** acquisitions so far that waited (for the metrics) */
+  waits = 0;
   private readonly held = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
   constructor(
@@ -274,6 +362,7 @@ class FairShare {
       timer.unref();
       signal.addEventListener('abort', onAbort, { once: true });
       queue.push(give);
+      this.waits += 1;
     });
   }
 }
@@ -309,6 +398,8 @@ export class GuardedPool extends pg.Pool {
   private readonly checkedOut = new WeakMap<RequestScope, Set<pg.PoolClient>>();
   /** told the SQL of every statement sent on a captured connection (the client's onQuery) */
   observe: ((sql: string) => void) | undefined;
+  /** checkouts that found every connection busy (for the metrics) */
+  private waits = 0;
 
   /** the pool is the embedded database's */
   get embedded(): boolean {
@@ -347,10 +438,30 @@ export class GuardedPool extends pg.Pool {
     const perKey = guards.connectionsPerKey ?? 0;
     // a request waits for its share at most as long as one statement may run (30 s without a limit)
     this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, timeout > 0 ? timeout : 30_000) : null;
+    livePools.add(this);
+  }
+
+  stats(): PoolStats {
+    return {
+      cluster: this.guards.cluster ?? 'primary',
+      total: this.totalCount,
+      inUse: this.totalCount - this.idleCount,
+      waiting: this.waitingCount,
+      waits: this.waits,
+      fairShareWaits: this.fair?.waits ?? 0,
+    };
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg-pool's end is both callback and promise style
+  override end(callback?: any): any {
+    livePools.delete(this);
+    return super.end(callback);
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect is both callback and promise style
   override connect(callback?: any): any {
+    // every connection busy and no room for another: this checkout waits
+    if (this.idleCount === 0 && this.totalCount >= (this.options.max ?? 10)) this.waits += 1;
     const scope = scopes.getStore();
     const checkout = scope
       ? this.checkoutInScope(scope)

@@ -18,6 +18,7 @@
 import type pg from 'pg';
 import type { ReadOptions } from './client.js';
 import type { NotificationListener } from './notifications.js';
+import { setReplicaLag } from './observed.js';
 import { setPipelined } from './pg-internals.js';
 import { type GuardedPool, PREPARED, requestReadsSince } from './pool.js';
 
@@ -210,6 +211,7 @@ export class ReplicaRouter {
   private markDown(replica: Replica, err: unknown): void {
     if (replica.up) this.opts.log?.warn({ replica: replica.name, err }, 'read replica failed; its reads go to the primary');
     replica.up = false;
+    setReplicaLag(replica.name, null);
     replica.nextPollAt = performance.now() + (this.opts.retryMs ?? DEFAULT_RETRY_MS);
   }
 
@@ -226,6 +228,8 @@ export class ReplicaRouter {
       const at = performance.now();
       replica.standby = row?.standby === true;
       replica.lagMs = row?.replay ? this.lagOf(lsnValue(row.replay), at) : Number.POSITIVE_INFINITY;
+      // the operator's gauge (/metrics): a lag that cannot be told (no replay position) is no figure
+      setReplicaLag(replica.name, Number.isFinite(replica.lagMs) ? replica.lagMs / 1000 : null);
       if (!replica.up) this.opts.log?.info({ replica: replica.name, lagMs: replica.lagMs }, 'read replica answers');
       replica.up = true;
       replica.nextPollAt = at + (this.opts.pollMs ?? DEFAULT_POLL_MS);

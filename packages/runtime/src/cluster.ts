@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { watchLaunchers } from './launcher.js';
+import { startMetricsServer } from './metrics.js';
 
 /**
  * WEB_CONCURRENCY=N: N HTTP processes on one port (node:cluster; the primary
@@ -48,7 +49,12 @@ function isReady(m: unknown): m is ReadyMessage {
  * any that dies, and stops them all on SIGINT, SIGTERM or SIGHUP (or when the
  * start command's launchers are gone). Resolves never; exits the process.
  */
-export async function runPrimary(processes: number, log: Logger): Promise<never> {
+export async function runPrimary(
+  processes: number,
+  log: Logger,
+  /** METRICS_PORT: the primary serves /metrics, the sum over its processes (metrics.ts) */
+  metrics: { port: number; host: string } | null = null,
+): Promise<never> {
   const workers = new Map<number, Worker>();
   const readyOnce = new Set<number>();
   let stopping = false;
@@ -107,6 +113,10 @@ export async function runPrimary(processes: number, log: Logger): Promise<never>
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(signal));
   if (process.env.STOP_WITH_LAUNCHER !== 'false') watchLaunchers(() => stop('the start command has exited'));
 
+  if (metrics) {
+    const served = await startMetricsServer({ ...metrics, own: false });
+    log.info(`metrics of all ${processes} processes on http://${metrics.host}:${served.port}/metrics`);
+  }
   // process 1 migrates and seeds alone, so the others find the database ready
   const first = fork(1);
   await new Promise<void>((resolve) => first.once('bo-ready', () => resolve()));

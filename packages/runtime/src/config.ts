@@ -41,6 +41,14 @@ export interface ServiceConfig {
   rendering?: Partial<RenderLimits>;
   /** the guards every door has; defaults when absent (see the README's table of limits) */
   limits?: Partial<ServiceLimits>;
+  /** METRICS_PORT: Prometheus metrics at /metrics on this port, apart from the public one (absent or null: none; 0: any free port) */
+  metricsPort?: number | null;
+  /** METRICS_HOST: the address the metrics listener binds (default 127.0.0.1) */
+  metricsHost?: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: export spans over OTLP/HTTP to this collector (absent: no spans) */
+  otlpEndpoint?: string;
+  /** OTEL_SERVICE_NAME: the spans' service name (default business-operations) */
+  otelServiceName?: string;
 }
 
 /** The limits of the README's "Limits" table, each with its environment setting. */
@@ -126,6 +134,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     workerInProcess: bool(env.WORKER_IN_PROCESS, false),
     // 0 or absent: one process (platforms set WEB_CONCURRENCY from the machine's size)
     webConcurrency: Math.max(1, count('WEB_CONCURRENCY', env.WEB_CONCURRENCY, 1)),
+    metricsPort: env.METRICS_PORT ? int('METRICS_PORT', env.METRICS_PORT, 0) : null,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    otelServiceName: env.OTEL_SERVICE_NAME || undefined,
     rateLimitPerMinute: count('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
     webhooks: webhookConfigFromEnv(env),
     uploads: uploadConfigFromEnv(env),

@@ -19,6 +19,7 @@ import {
 import { findEnvironmentId } from '@bo/domain/auth/authenticate';
 import type { WebSession } from '@bo/domain/auth/web-session';
 import type { RateLimit } from './rate-limit.js';
+import { recordRateLimitRefusal } from './metrics.js';
 
 /**
  * One guard for every door (v2, v3, /trpc, the settings pages, the browser downloads). It runs,
@@ -165,6 +166,7 @@ export function createGuard(opts: GuardOptions): Guard {
     // 3. credentials: an address that failed too often is refused before any secret is compared
     const blocked = await limiter?.authAllowed(address(req));
     if (blocked && !blocked.allowed) {
+      recordRateLimitRefusal('auth_failures');
       throw new TooManyRequestsError(
         blocked.retryAfterSeconds,
         `too many failed authentications from this address; retry in ${blocked.retryAfterSeconds} s`,
@@ -193,6 +195,7 @@ export function createGuard(opts: GuardOptions): Guard {
       if (decision) {
         budget = { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds };
         if (!decision.allowed) {
+          recordRateLimitRefusal('requests');
           throw Object.assign(
             new TooManyRequestsError(
               decision.retryAfterSeconds,

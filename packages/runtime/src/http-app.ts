@@ -16,6 +16,8 @@ import { answerJsonWithoutCopy } from './json-answer.js';
 import { createGuard, type Guard } from './guard.js';
 import type { RateLimit } from './rate-limit.js';
 import { idempotency, type IdempotencyStore } from './idempotency.js';
+import { recordRequest } from './metrics.js';
+import { endRequestSpan, requestTracer, startRequestSpan } from './tracing.js';
 
 /** What a mounted wire gets from the process: the domain context of a request, the log, the one guard of every door. */
 export interface HttpMountContext {
@@ -39,7 +41,23 @@ export interface HttpMount {
   mount(app: Express, ctx: HttpMountContext): void;
   /** a command that tries it with a token, for the start-up message */
   tryIt?(base: string, token: { key: string; secret: string }): string;
+  /**
+   * The route template of a request this mount serves (`path`: the request's path, without its
+   * query), for the metrics and the request's span: `/api/v2/crm/organization/:id`, never the raw
+   * URL. undefined: not this mount's. Called once the answer is sent, so it costs the answer nothing.
+   */
+  routeOf?(req: Request, path: string): string | undefined;
 }
+
+/** what the metrics call a request that no mount claims, and a route that no mount knows */
+const NO_DOOR = 'none';
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * An incoming X-Request-Id is kept when it is printable ASCII of at most 128 characters (no
+ * leading or trailing space); otherwise the request gets an id of its own.
+ */
+const REQUEST_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,126}[\x21-\x7e])?$/;
 
 export interface HttpAppOptions {
   prisma: PrismaClient;
@@ -69,11 +87,36 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.set('trust proxy', opts.trustProxy);
   const clock = opts.clock ?? systemClock;
 
+  /** the door (mount) and route template of a request, decided when its answer has gone */
+  const routeOf = (req: Request): [string, string] => {
+    const url = req.originalUrl;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (path === '/healthz') return ['health', path];
+    for (const m of opts.mounts) {
+      const route = m.routeOf?.(req, path);
+      if (route !== undefined) return [m.name, route];
+    }
+    return [NO_DOOR, UNMATCHED_ROUTE];
+  };
+
+  // Every answer of every door carries the request's id; every request is counted (and traced,
+  // when spans are exported) once its response closes: 499 when the client went away first.
   app.use((req, res, next) => {
+    const startedAt = performance.now();
     const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.headers['x-request-id'] = id;
     res.setHeader('X-Request-Id', id);
+    const tracer = requestTracer();
+    const span = tracer ? startRequestSpan(tracer, req.method, req.path, id) : undefined;
+    if (span) res.locals.span = span;
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 499;
+      const [door, route] = routeOf(req);
+      recordRequest(door, req.method, route, status, (performance.now() - startedAt) / 1000);
+      if (span) endRequestSpan(span, door, route, status);
+    });
     next();
   });
 
@@ -114,7 +157,16 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     socket.once('close', gone);
     res.once('close', () => socket.off('close', gone));
     const environment = environmentFromHost(req.headers.host) ?? '';
-    runInRequestScope({ key: `environment:${environment}`, signal: controller.signal, startedAt }, next);
+    runInRequestScope(
+      {
+        key: `environment:${environment}`,
+        signal: controller.signal,
+        startedAt,
+        requestId: req.headers['x-request-id'] as string,
+        trace: res.locals.span,
+      },
+      next,
+    );
   });
 
   const context = (req: Request): DomainContext => ({

@@ -15,10 +15,20 @@ export {
   UnknownEnvironmentError,
 } from './guard.js';
 export type { Admission, DoorCredentials, DoorOptions, Guard, GuardOptions } from './guard.js';
-export { startCore, startHttpService } from './start.js';
+export { serviceLogger, startCore, startHttpService } from './start.js';
 export type { HttpService, JobsOptions, ProcessCore, ProcessOptions, RunningJobs } from './start.js';
 export { ADMIN_COMMAND, announce, jobsInOwnProcess, processCount, runMain, serveAlone, serveFromEnv } from './run.js';
 export { CLUSTER_PROCESS_ENV, clusterProcessNumber } from './cluster.js';
 export { isLauncher, launcherChain, watchLaunchers } from './launcher.js';
 export { createIdempotencyStore, idempotency, IDEMPOTENCY_KEY_TTL_MS } from './idempotency.js';
 export type { IdempotencyStore } from './idempotency.js';
+export {
+  recordUploadBytes,
+  recordWebhookAttempt,
+  registry as metricsRegistry,
+  scrape as scrapeMetrics,
+  startMetricsServer,
+} from './metrics.js';
+export type { MetricsServer, QueueDepth } from './metrics.js';
+export { requestTracer, startTracing } from './tracing.js';
+export { UNMATCHED_ROUTE } from './http-app.js';

@@ -112,7 +112,8 @@ export async function serveFromEnv<S extends HttpService<RunningJobs>>(
     if (processes > 1) {
       const log = pino({ level: config.logLevel });
       log.info(`${title}: starting ${processes} processes (WEB_CONCURRENCY)`);
-      return runPrimary(processes, log);
+      const metrics = config.metricsPort != null ? { port: config.metricsPort, host: config.metricsHost ?? '127.0.0.1' } : null;
+      return runPrimary(processes, log, metrics);
     }
   }
   const number = clusterProcessNumber();

@@ -1,10 +1,11 @@
+import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
-import { type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { currentRequestScope, type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
 import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
 import { RenderPool } from '@bo/domain/rendering/render-pool';
@@ -14,7 +15,10 @@ import { DEFAULT_UPLOAD_CONFIG } from '@bo/domain/uploads/upload-config';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
 import { type ServiceConfig, serviceLimits } from './config.js';
 import { createHttpApp, type HttpMount } from './http-app.js';
+import { answerMetricsRequests, type MetricsServer, type QueueDepth, reportQueueDepth, startMetricsServer } from './metrics.js';
+import { countingUploadBytes } from './counted-storage.js';
 import { createRateLimit } from './rate-limit.js';
+import { startTracing } from './tracing.js';
 import { loadTls } from './tls.js';
 
 /** What a process needs of the job queue (apps/worker's startWorker gives it). */
@@ -22,6 +26,22 @@ export interface RunningJobs {
   jobs: JobQueue;
   /** finishes the jobs in flight (waiting at most graceMs), then stops */
   stop(graceMs?: number): Promise<void>;
+  /** jobs waiting and running per queue, for the metrics (read by the process that works them) */
+  queueDepth?(): Promise<QueueDepth[]>;
+}
+
+/**
+ * Every log line written in a request carries its id (read from the request's scope, only when a
+ * line is written). A new object each time: pino merges the line's own fields into it.
+ */
+function requestIdOfLine(): object {
+  const id = currentRequestScope()?.requestId;
+  return id === undefined ? {} : { requestId: id };
+}
+
+/** The process's logger: pino at `level`, each line written in a request with its `requestId`. */
+export function serviceLogger(level: string, destination?: DestinationStream): Logger {
+  return destination ? pino({ level, mixin: requestIdOfLine }, destination) : pino({ level, mixin: requestIdOfLine });
 }
 
 export interface JobsOptions {
@@ -65,9 +85,13 @@ export interface ProcessCore<W extends RunningJobs> {
 }
 
 export async function startCore<W extends RunningJobs>(config: ServiceConfig, opts: ProcessOptions<W>): Promise<ProcessCore<W>> {
-  const log = pino({ level: config.logLevel });
+  const log = serviceLogger(config.logLevel);
   const limits = serviceLimits(config);
   setListLimits(limits);
+  // spans only when a collector is named: otherwise the SDK is never loaded
+  const stopTracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName });
+  // a process forked by node:cluster hands its metrics to the one that serves /metrics
+  answerMetricsRequests();
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -86,7 +110,7 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
   const maintenance = new MaintenanceReader(database.prisma);
   const demo = opts.seedDemo ? await seedDemoIfEmpty(database.prisma) : null;
   // the same files in every process: on several machines DATA_DIR must be shared storage
-  const storage = new FilesystemStorage(path.join(config.dataDir, 'files'));
+  const storage = countingUploadBytes(new FilesystemStorage(path.join(config.dataDir, 'files')));
   const rendering = new RenderPool(config.rendering);
   const worker = await opts.jobs({
     connectionString: database.connectionString,
@@ -100,6 +124,8 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     pool: { ...database.poolConfig() },
     maintenance,
   });
+  const depth = worker.queueDepth;
+  if (opts.work && depth) reportQueueDepth(() => depth.call(worker));
   return {
     log,
     database,
@@ -110,9 +136,11 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
     rendering,
     async close() {
       // in-flight jobs get a few seconds: the whole stop fits in a process manager's 10 s grace
+      if (opts.work && depth) reportQueueDepth(null);
       await worker.stop(5_000);
       await rendering.close();
       await database.close();
+      await stopTracing();
     },
   };
 }
@@ -121,6 +149,8 @@ export interface HttpService<W extends RunningJobs> extends Omit<ProcessCore<W>,
   url: string;
   port: number;
   httpPort: number | null;
+  /** the metrics listener's port (METRICS_PORT), or null when this process serves none */
+  metricsPort: number | null;
   /** closes the listeners and their connections, then the core */
   stop(): Promise<void>;
 }
@@ -187,6 +217,12 @@ export async function startHttpService<W extends RunningJobs>(
     plain = createHttpServer(app);
     httpPort = await listen(plain, config.httpPort, config.host);
   }
+  // a cluster's processes leave /metrics to the primary, which gathers theirs (metrics.ts)
+  const metrics: MetricsServer | null =
+    config.metricsPort != null && !cluster.isWorker
+      ? await startMetricsServer({ port: config.metricsPort, host: config.metricsHost ?? '127.0.0.1', own: true })
+      : null;
+  if (metrics) core.log.info(`metrics on http://${config.metricsHost ?? '127.0.0.1'}:${metrics.port}/metrics`);
   let stopped = false;
   const { close: closeCore, ...opened } = core;
   return {
@@ -194,9 +230,11 @@ export async function startHttpService<W extends RunningJobs>(
     url: `https://localhost:${port}`,
     port,
     httpPort,
+    metricsPort: metrics?.port ?? null,
     async stop() {
       if (stopped) return;
       stopped = true;
+      await metrics?.close();
       await Promise.all(
         [server, plain]
           .filter((s): s is Server => s !== null)

@@ -3,6 +3,7 @@ import { claimDeliveries } from '@bo/domain/webhooks/delivery-claims';
 import { DISPATCH_GAP_MS, leaseMsFor, WAKE_CHANNELS } from '@bo/domain/webhooks/delivery-policy';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
+import { recordWebhookAttempt } from '@bo/runtime';
 import type { WorkerLoop } from '../handlers.js';
 import { HttpWebhookTransport } from '../webhooks/http-transport.js';
 
@@ -85,6 +86,8 @@ export const webhookDeliveryLoop: WorkerLoop = {
       keepGoing: () => !stopping,
       paused: (environment: string) => inMaintenance(environment),
       retryScheduled,
+      attempted: (d: { occurredAt: Date }, outcome: { error: string | null }) =>
+        recordWebhookAttempt(outcome.error === null, d.occurredAt),
     };
 
     const run = async () => {

@@ -1,4 +1,4 @@
-import type { TenantReader } from '@bo/db';
+import { currentRequestScope, type TenantReader } from '@bo/db';
 import { uuidv7 } from './ids.js';
 
 export type ChangeKind = 'created' | 'updated' | 'deleted';
@@ -13,6 +13,11 @@ export class EventJson {
  * defines it (never a wire view). A change that breaks that shape raises it.
  */
 export const EVENT_PAYLOAD_VERSION = 1;
+
+/** the id of the request making the change (X-Request-Id), kept with its event for its deliveries; null outside a request */
+function requestIdOfChange(): string | null {
+  return currentRequestScope()?.requestId ?? null;
+}
 
 /**
  * Writes the event of a change into the outbox inside the change's own
@@ -31,14 +36,15 @@ export async function recordEvent(
   const id = uuidv7();
   // queued: in a transaction of our own it goes with the COMMIT
   await sql.queue(
-    `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
-     VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp())`,
+    `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at, request_id)
+     VALUES ($2::uuid, $1, $3, $4, $5, $6::jsonb, clock_timestamp(), $7)`,
     [
       id,
       `${e.entityType}.${e.change}`,
       e.entityType,
       e.entityId,
       e.data instanceof EventJson ? e.data.text : JSON.stringify(e.data),
+      requestIdOfChange(),
     ],
     { stablePlan: true },
   );
@@ -58,12 +64,12 @@ export async function recordEventOfRow(
   if (!/^[a-z_][a-z0-9_]*$/.test(e.table)) throw new Error(`unsafe identifier ${e.table}`);
   const id = uuidv7();
   await reader.queue(
-    `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at)
+    `INSERT INTO event (id, environment_id, type, entity_type, entity_id, data, occurred_at, request_id)
      VALUES ($2::uuid, $1, $3, $4, $5,
              COALESCE((SELECT (${e.row})::jsonb FROM "${e.table}" t WHERE t.environment_id = $1 AND t.id = $5),
                       jsonb_build_object('id', $5::text)),
-             clock_timestamp())`,
-    [id, `${e.entityType}.${e.change}`, e.entityType, e.entityId],
+             clock_timestamp(), $6)`,
+    [id, `${e.entityType}.${e.change}`, e.entityType, e.entityId, requestIdOfChange()],
     { stablePlan: true },
   );
   return id;

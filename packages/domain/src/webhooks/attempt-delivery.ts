@@ -55,6 +55,8 @@ export async function attemptDelivery(
         ...standardWebhookHeaders(d.previousSecret ? [d.secret, d.previousSecret] : [d.secret], d.eventId, startedAt, body),
         // deprecated, documented until 2027-06-30: no timestamp, so a captured delivery replays
         'x-webhook-signature': signBody(d.secret, body),
+        // the request that made the change, so a receiver's logs and ours meet
+        ...(d.requestId ? { 'x-request-id': d.requestId } : {}),
       },
       timeoutMs: config.timeoutMs,
     });

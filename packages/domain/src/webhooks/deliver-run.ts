@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@bo/db';
-import { attemptDelivery } from './attempt-delivery.js';
+import { type AttemptOutcome, attemptDelivery } from './attempt-delivery.js';
 import { type ClaimedDelivery, claimRunOfSubscription } from './delivery-claims.js';
 import { leaseMsFor, RUN_SIZE, renewDue, runContinues } from './delivery-policy.js';
 import { recordAttempt } from './record-attempt.js';
@@ -16,6 +16,8 @@ export interface DeliverRunOptions {
   paused?(environment: string): Promise<boolean>;
   /** a failed delivery was recorded to be tried again in `ms`: the worker looks again then (no notification announces a retry) */
   retryScheduled?(ms: number): void;
+  /** told every attempt as it ends (the worker's metrics: failures, and the lag of a delivered event) */
+  attempted?(delivery: ClaimedDelivery, outcome: AttemptOutcome): void;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function deliverRun(opts: DeliverRunOptions, first: ClaimedDelivery
         if (renew) renewedAt = performance.now();
         const following = run.slice(i + 1);
         const outcome = await attemptDelivery(config, d, opts.transport);
+        opts.attempted?.(d, outcome);
         const continues = runContinues(outcome, following.length, opts.keepGoing);
         await recording;
         recording = recordAttempt({ prisma, config, delivery: d, outcome, run: { following, continues, renew, leaseMs } }).then(

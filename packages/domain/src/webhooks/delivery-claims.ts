@@ -17,6 +17,8 @@ export interface ClaimedDelivery {
   eventType: string;
   occurredAt: Date;
   data: unknown;
+  /** the X-Request-Id of the request that made the change (sent on as x-request-id), if one did */
+  requestId: string | null;
 }
 
 /** `ms` (a parameter's placeholder) milliseconds from now: the end of a lease, the time of a retry */
@@ -47,7 +49,7 @@ function lease(source: string, leaseMs: string, countAttempt: boolean, returning
 const SELECT_CLAIMED = `
      SELECT c.id, c.subscription_id, c.environment_id, env.name AS environment, c.attempts, c.retry_from, s.url, s.secret,
             CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret,
-            e.id AS event_id, e.type AS event_type, e.occurred_at, e.data, c.ord
+            e.id AS event_id, e.type AS event_type, e.occurred_at, e.data, e.request_id, c.ord
      FROM claimed c
      JOIN webhook_subscription s ON s.id = c.subscription_id
      JOIN event e ON e.id = c.event_id
@@ -68,6 +70,7 @@ interface ClaimedRow {
   event_type: string;
   occurred_at: Date;
   data: unknown;
+  request_id: string | null;
   ord: number;
 }
 
@@ -86,6 +89,7 @@ function toClaimed(r: ClaimedRow): ClaimedDelivery {
     eventType: r.event_type,
     occurredAt: r.occurred_at,
     data: r.data,
+    requestId: r.request_id,
   };
 }
 
