@@ -112,8 +112,13 @@ async function main(argv: string[]): Promise<number> {
         }
         if (action === 'copy') {
           const [from, to] = need2('give the source and the new environment: copy <from> <to>');
+          const started = performance.now();
           const r = await copyEnvironment(ctx, { from, to });
-          print(r, `environment ${r.environment.name} copied from ${from} (${r.rows} rows, ${r.files} files)`);
+          const seconds = (performance.now() - started) / 1000;
+          print(
+            { ...r, seconds },
+            `environment ${r.environment.name} copied from ${from} (${r.rows} rows, ${r.files} files, ${seconds.toFixed(1)} s)`,
+          );
         } else if (action === 'export') {
           const [environment, file] = need2('give the environment and the file: export <env> <file>');
           const r = await exportEnvironment(ctx, { environment, file: path.resolve(file) });
