@@ -149,8 +149,8 @@ async function rowsOf(envId: string): Promise<number> {
 }
 
 /** runs a copy as a child process and kills it (SIGKILL) once some batches are committed */
-async function killedCopy(to: string): Promise<void> {
-  const run = cli(['environment', 'copy', 'src', to, '--batch-size', '1']);
+async function killedCopy(to: string, args = ['environment', 'copy', 'src', to, '--batch-size', '1']): Promise<void> {
+  const run = cli(args);
   // the CLI's start (tsx, the database) takes seconds on a loaded machine; the copy's first batches come after
   await waitFor(
     async () => {
@@ -376,6 +376,33 @@ describe('a copy killed half-way', () => {
     // the name is free again
     await admin('environment', 'copy', 'src', 'aborted', '--batch-size', '100');
   }, 180_000);
+});
+
+describe('an import killed half-way', () => {
+  it('import --resume completes it: every table holds as many rows as the source, the file included', async () => {
+    const file = path.join(tmp, 'resume.ndjson.gz');
+    await admin('environment', 'export', 'src', file);
+    await killedCopy('reimported', ['environment', 'import', file, 'reimported', '--batch-size', '1']);
+    expect(await environmentId('reimported')).toBeUndefined();
+    await admin('environment', 'import', file, 'reimported', '--resume');
+    const counts = async (name: string) => {
+      const catalog = await readEnvironmentCatalog(t.service.database.prisma);
+      const id = await environmentId(name);
+      const out: Record<string, number> = {};
+      for (const table of catalog.tables) {
+        const r = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table.name}" WHERE environment_id = $1`, [
+          id,
+        ]);
+        out[table.name] = r[0]?.n ?? 0;
+      }
+      return out;
+    };
+    expect(await counts('reimported')).toEqual(await counts('src'));
+    const client = await clientOf('reimported');
+    const docs = (await walk(client, '/documents/document')).data as { id: string }[];
+    const dl = await getBytes(client, `/documents/download/${encodeURIComponent(docs[0]?.id ?? '')}`);
+    expect(dl.bytes.equals(fileBytes)).toBe(true);
+  }, 240_000);
 });
 
 describe('what the copy reads from the schema', () => {
