@@ -88,12 +88,17 @@ export async function readEnvironmentCatalog(prisma: PrismaClient): Promise<Envi
     }
     const key = keyOf.get(name);
     if (!key || key.length === 0) throw new Error(`table ${name} has no primary key: the copy cannot page it`);
+    const selfReferences = foreign.filter((f) => f.table_name === name && f.target === name).map((f) => f.column_name);
+    // a reference into the table itself is set by the row's id in the copy's last step
+    if (selfReferences.length > 0 && !(key.length === 1 && key[0] === 'id')) {
+      throw new Error(`table ${name} refers to itself but its key is not one id column: the copy cannot set that later`);
+    }
     copied.set(name, {
       name,
       key,
       columns: cols,
       fileColumns: cols.filter((c) => c.name === 'storage_key').map((c) => c.name),
-      selfReferences: foreign.filter((f) => f.table_name === name && f.target === name).map((f) => f.column_name),
+      selfReferences,
     });
   }
 
