@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '@bo/db';
+import { FilesystemStorage, openDatabase } from '@bo/db';
+import { abortEnvironmentCopy } from '../environments-copy/abort-environment-copy.js';
+import type { CopyContext } from '../environments-copy/copy-context.js';
+import { copyEnvironment, resumeEnvironmentCopy } from '../environments-copy/copy-environment.js';
+import { exportEnvironment } from '../environments-copy/export-environment.js';
+import { importEnvironment, resumeEnvironmentImport } from '../environments-copy/import-environment.js';
+import { progressOn } from '../environments-copy/progress.js';
 import { createCaller } from '../router.js';
 import { systemClock } from '../shared/clock.js';
 import { toDomainError } from '../shared/errors.js';
@@ -13,6 +19,11 @@ import { parseRights } from '../shared/rights.js';
  */
 const USAGE = `usage:
   npx -y pnpm@10.34.9 admin environment create <name>
+  npx -y pnpm@10.34.9 admin environment copy <from> <to> [--batch-size <n>] [--json]
+  npx -y pnpm@10.34.9 admin environment copy --resume <to>      (goes on with a killed copy)
+  npx -y pnpm@10.34.9 admin environment copy --abort <to>       (removes a killed copy or import)
+  npx -y pnpm@10.34.9 admin environment export <env> <file>     (gzip NDJSON, files included)
+  npx -y pnpm@10.34.9 admin environment import <file> <env> [--resume]
   npx -y pnpm@10.34.9 admin user create --environment <env> --email <email> --rights <module:level,...> [--name <name>]
   npx -y pnpm@10.34.9 admin token create --environment <env> --user <email> [--label <label>] [--json]
   npx -y pnpm@10.34.9 admin token list --environment <env> [--json]
@@ -41,11 +52,14 @@ async function main(argv: string[]): Promise<number> {
       message: { type: 'string' },
       until: { type: 'string' },
       'base-url': { type: 'string' },
+      'batch-size': { type: 'string' },
+      resume: { type: 'boolean', default: false },
+      abort: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
-  const [area, action, arg] = positionals;
+  const [area, action, arg, arg2] = positionals;
   if (values.help || !area || !action) {
     console.log(USAGE);
     return values.help ? 0 : 2;
@@ -56,10 +70,8 @@ async function main(argv: string[]): Promise<number> {
     return v;
   };
 
-  const database = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: path.resolve(process.env.DATA_DIR ?? '.data'),
-  });
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
   const caller = createCaller({ prisma: database.prisma, principal: { kind: 'system' }, clock: systemClock });
   try {
     const print = (data: unknown, text: string) => console.log(values.json ? JSON.stringify(data) : text);
@@ -68,6 +80,55 @@ async function main(argv: string[]): Promise<number> {
         if (!arg) throw new UsageError('give the environment name');
         const env = await caller.admin.environment.create({ name: arg });
         print(env, `environment ${env.name} created (${env.id})`);
+        return 0;
+      }
+      case 'environment copy':
+      case 'environment export':
+      case 'environment import': {
+        const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+        if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
+          throw new UsageError('--batch-size must be a positive whole number');
+        }
+        const ctx: CopyContext = {
+          prisma: database.prisma,
+          storage: new FilesystemStorage(path.join(dataDir, 'files')),
+          progress: progressOn(process.stderr),
+          batchSize,
+        };
+        const need2 = (what: string) => {
+          if (!arg || !arg2) throw new UsageError(what);
+          return [arg, arg2] as const;
+        };
+        if (action === 'copy' && (values.resume || values.abort)) {
+          if (!arg) throw new UsageError('give the environment the copy goes to');
+          if (values.abort) {
+            const r = await abortEnvironmentCopy(ctx, { to: arg });
+            print(r, `copy to ${arg} aborted`);
+          } else {
+            const r = await resumeEnvironmentCopy(ctx, { to: arg });
+            print(r, `environment ${r.environment.name} copied (${r.rows} rows, ${r.files} files)`);
+          }
+          return 0;
+        }
+        if (action === 'copy') {
+          const [from, to] = need2('give the source and the new environment: copy <from> <to>');
+          const started = performance.now();
+          const r = await copyEnvironment(ctx, { from, to });
+          const seconds = (performance.now() - started) / 1000;
+          print(
+            { ...r, seconds },
+            `environment ${r.environment.name} copied from ${from} (${r.rows} rows, ${r.files} files, ${seconds.toFixed(1)} s)`,
+          );
+        } else if (action === 'export') {
+          const [environment, file] = need2('give the environment and the file: export <env> <file>');
+          const r = await exportEnvironment(ctx, { environment, file: path.resolve(file) });
+          print(r, `environment ${environment} exported to ${file} (${r.rows} rows, ${r.files} files)`);
+        } else {
+          const [file, environment] = need2('give the file and the new environment: import <file> <env>');
+          const input = { file: path.resolve(file), environment };
+          const r = values.resume ? await resumeEnvironmentImport(ctx, input) : await importEnvironment(ctx, input);
+          print(r, `environment ${r.environment.name} imported from ${file} (${r.rows} rows, ${r.files} files)`);
+        }
         return 0;
       }
       case 'user create': {
