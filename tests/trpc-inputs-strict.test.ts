@@ -44,7 +44,7 @@ async function refusal(call: Promise<unknown>): Promise<TRPCError | null> {
 
 /** The procedures whose input is an object (a probe key is unknown to it), with their declared input. */
 function objectInputProcedures(): [string, AnyProcedure][] {
-  const procedures = appRouter._def.procedures as Record<string, AnyProcedure>;
+  const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
   return Object.keys(procedures)
     .sort()
     .flatMap((path): [string, AnyProcedure][] => {
