@@ -41,7 +41,7 @@ export const mileage = defineEntity({
         `SELECT json_build_object('id', s.id, 'label', s.label) FROM approval_status s
           WHERE s.environment_id = ${a}.environment_id AND s.key = ${a}.approval_status`,
     ),
-    invoiceId: f.string({ references: () => targets.invoice }),
+    invoiceId: f.string({ references: () => targets.invoice, writable: false }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

@@ -46,7 +46,7 @@ export const expense = defineEntity({
         `SELECT json_build_object('id', s.id, 'label', s.label) FROM approval_status s
           WHERE s.environment_id = ${a}.environment_id AND s.key = ${a}.approval_status`,
     ),
-    invoiceId: f.string({ references: () => targets.invoice }),
+    invoiceId: f.string({ references: () => targets.invoice, writable: false }),
     /** documents from the upload flow (2021) */
     attachments: f.many((): TargetEntity => document, z.object({ id: z.string(), title: z.string(), fileName: z.string() }), {
       remote: 'expense_id',

@@ -63,7 +63,7 @@ export const hours = defineEntity({
         `SELECT json_build_object('id', s.id, 'key', s.key, 'label', s.label) FROM approval_status s
           WHERE s.environment_id = ${a}.environment_id AND s.key = ${a}.approval_status`,
     ),
-    invoiceId: f.string({ references: () => targets.invoice }),
+    invoiceId: f.string({ references: () => targets.invoice, writable: false }),
     tariff: f.decimal(),
     source: f.string(),
     /** productive hours are those of a normal hour type (not leave or absence) */
