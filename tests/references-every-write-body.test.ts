@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { type AnyV2Resource, entityOf, v2Resources } from '@bo/api-v2';
 import { endpoints } from '@bo/api-v3';
 import type { AnyField } from '@bo/domain/shared/entity/fields';
@@ -193,15 +192,15 @@ const V3_TARGETS: Record<string, Record<string, string>> = {
 
 interface Def {
   type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  out?: unknown;
 }
 const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
 
 /** The object a write schema is, past optional, default and preprocess wrappers. */
-function objectShape(schema: unknown): Record<string, z.ZodType> | undefined {
+function objectShape(schema: unknown): Record<string, unknown> | undefined {
   let s = schema;
   for (let i = 0; i < 8 && s; i += 1) {
     const def = defOf(s);
@@ -214,7 +213,7 @@ function objectShape(schema: unknown): Record<string, z.ZodType> | undefined {
 /** The properties of a write body that carry an id: `<x>Id`, or `<x>` given as `{id}`. */
 function idProperties(schema: unknown): { key: string; asObject: boolean }[] {
   const shape = objectShape(schema) ?? {};
-  return Object.entries(shape).flatMap(([key, field]) => {
+  return Object.entries(shape).flatMap(([key, field]): { key: string; asObject: boolean }[] => {
     if (key.endsWith('Id') && objectShape(field) === undefined) return [{ key, asObject: false }];
     const inner = objectShape(field);
     return inner && 'id' in inner && Object.keys(inner).length <= 2 ? [{ key, asObject: true }] : [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyProcedure, TRPCError } from '@trpc/server';
-import { appRouter, createCaller, declaredRightOf } from '@bo/domain';
+import { appRouter, type createCaller, declaredRightOf } from '@bo/domain';
 import { unknownInputKeys } from '../packages/domain/src/shared/unknown-input-keys.js';
 import { type ApiClient, callerOf, startTestService, type TestService } from './support/service.js';
 import { send } from './support/http.js';
@@ -64,9 +64,7 @@ describe('tRPC inputs are strict', () => {
   });
 
   it('an unknown key nested in an input (a condition of a list filter) is refused naming its path', async () => {
-    const err = await refusal(
-      user.crm.organization.list({ orderBy: [{ path: 'name', dir: 'asc', nulls: 'last' }] } as never),
-    );
+    const err = await refusal(user.crm.organization.list({ orderBy: [{ path: 'name', dir: 'asc', nulls: 'last' }] } as never));
     expect(err?.code).toBe('BAD_REQUEST');
     expect(err?.message).toContain('orderBy.0.nulls');
   });
@@ -80,7 +78,8 @@ describe('tRPC inputs are strict', () => {
     for (const [path, procedure] of checked) {
       const caller = declaredRightOf(procedure)?.kind === 'system' ? t.system : user;
       const err = await refusal(callAt(caller, path, { [PROBE]: 1 }));
-      if (err?.code !== 'BAD_REQUEST' || !err.message.includes(PROBE)) accepted.push(`${path}: ${err?.code ?? 'answered'} ${err?.message ?? ''}`);
+      if (err?.code !== 'BAD_REQUEST' || !err.message.includes(PROBE))
+        accepted.push(`${path}: ${err?.code ?? 'answered'} ${err?.message ?? ''}`);
     }
     expect(accepted).toEqual([]);
     const { api_token: _lastUse, ...after } = await databaseFingerprint(t.db);
@@ -105,7 +104,11 @@ describe('tRPC inputs are strict', () => {
   });
 
   it('v3 refuses an unknown property with 400, as before', async () => {
-    const res = await api.v3('POST', '/webhook.create', { url: 'https://example.com/hook', events: ['organization.created'], noSuchField: 'x' });
+    const res = await api.v3('POST', '/webhook.create', {
+      url: 'https://example.com/hook',
+      events: ['organization.created'],
+      noSuchField: 'x',
+    });
     expect(res.status, res.text).toBe(400);
     expect(res.text).toContain('noSuchField');
   });

@@ -74,7 +74,8 @@ describe('every reference of every write is declared', () => {
         if (!isIdColumn(column)) continue;
         // a view (a table no Prisma model maps) is read only: nothing to hold against the schema
         if (schema.has(table) && !schema.get(table)?.includes(column)) stale.push(`${table}.${column}: no such id column`);
-        if (role.kind === 'reference' && !schema.has(role.target)) stale.push(`${table}.${column}: ${role.target} is no table of an environment`);
+        if (role.kind === 'reference' && !schema.has(role.target))
+          stale.push(`${table}.${column}: ${role.target} is no table of an environment`);
       }
     }
     expect(stale).toEqual([]);
@@ -118,7 +119,9 @@ describe('nothing undeclared can be written', () => {
 
   it('rows inserted many at once are held to the same catalog', async () => {
     const { sql, sent } = reader();
-    await expect(insertRows(sql, 'invoice_line', ['id', 'invoice_id', 'smuggled_id'], [['l', 'i', 'x']])).rejects.toThrow(refused);
+    await expect(insertRows(sql, 'invoice_line', ['id', 'invoice_id', 'smuggled_id'], [['l', 'i', 'x']])).rejects.toThrow(
+      refused,
+    );
     expect(sent).toEqual([]);
   });
 

@@ -9,7 +9,9 @@ describe('unknown input keys', () => {
     name: z.string(),
     lines: z.array(line).optional(),
     address: z.object({ city: z.string() }).nullable().optional(),
-    kind: z.union([z.object({ type: z.literal('a'), a: z.number() }), z.object({ type: z.literal('b'), b: z.number() })]).optional(),
+    kind: z
+      .union([z.object({ type: z.literal('a'), a: z.number() }), z.object({ type: z.literal('b'), b: z.number() })])
+      .optional(),
     values: z.record(z.string(), z.object({ v: z.number() })).optional(),
     free: z.record(z.string(), z.unknown()).optional(),
     loose: z.looseObject({ x: z.number() }).optional(),
@@ -31,7 +33,13 @@ describe('unknown input keys', () => {
 
   it('names nothing where every key is known, or where the schema admits any key', () => {
     expect(
-      unknownInputKeys(schema, { name: 'n', lines: [{ amount: 1 }], address: null, free: { anything: { deep: 1 } }, loose: { x: 1, y: 2 } }),
+      unknownInputKeys(schema, {
+        name: 'n',
+        lines: [{ amount: 1 }],
+        address: null,
+        free: { anything: { deep: 1 } },
+        loose: { x: 1, y: 2 },
+      }),
     ).toEqual([]);
   });
 

@@ -75,7 +75,9 @@ function walk(schema: z.ZodType, value: unknown, path: string, depth: number, ou
     case 'array':
       if (Array.isArray(value) && def.element) {
         const element = def.element;
-        value.forEach((v, n) => walk(element, v, at(n), depth + 1, out));
+        value.forEach((v, n) => {
+          walk(element, v, at(n), depth + 1, out);
+        });
       }
       return;
     case 'tuple':

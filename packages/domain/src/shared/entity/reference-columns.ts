@@ -30,7 +30,8 @@ const LISTED_REFERENCES: Record<string, [target: string, checkedBy: string]> = {
 
 /** Columns no input sets: why. */
 const SYSTEM_SET: Record<string, string> = {
-  'advance_service_configuration.default_service_id': 'seeded with the environment (services/reference-data.seed.ts), no input writes it',
+  'advance_service_configuration.default_service_id':
+    'seeded with the environment (services/reference-data.seed.ts), no input writes it',
   'advance_service_configuration.vat_class_id': 'seeded with the environment, no input writes it',
   'advance_service_configuration.revenue_group_id': 'seeded with the environment, no input writes it',
   'event.entity_id': 'the row whose change the event records (of any type)',
@@ -83,7 +84,11 @@ function rolesOf(entities: readonly AnyEntity[]): Map<string, Map<string, Column
         const child = field.kind === 'many' && field.through ? field.through.table : field.target().table;
         set(child, field.remote, { kind: 'system', why: `the ${entity.type} the row belongs to`, declaredBy: by });
         if (field.kind === 'many' && field.through) {
-          set(field.through.table, field.through.targetColumn, { kind: 'reference', target: field.target().table, declaredBy: by });
+          set(field.through.table, field.through.targetColumn, {
+            kind: 'reference',
+            target: field.target().table,
+            declaredBy: by,
+          });
         }
       }
     }
@@ -145,4 +150,3 @@ export function withDeclaredColumns(sql: TenantReader): TenantReader {
 
 const definedKeys = (columns: Readonly<Record<string, unknown>>): string[] =>
   Object.keys(columns).filter((k) => columns[k] !== undefined);
-
