@@ -24,7 +24,8 @@ export const timesheetRow = defineEntity({
     employeeId: f.requiredString({ references: () => targets.employee }),
     projectId: f.requiredString({ references: () => targets.project }),
     projectServiceId: f.requiredString({ references: () => targets.projectService }),
-    itemTypeId: f.requiredString({ references: () => targets.hourType }),
+    // an hour type or a cost type, as the row's type says: checked as one the service carries (createTimesheetRow)
+    itemTypeId: f.requiredString({ writable: false }),
     type: f.requiredString(),
     startDate: f.date(),
     endDate: f.date(),

@@ -28,7 +28,7 @@ const LISTED_REFERENCES: Record<string, [target: string, checkedBy: string]> = {
   'invoice_draft_request_project.project_id': ['project', 'invoices/draft-request: assertReferences on projectIds'],
 };
 
-/** Columns no input sets: why. */
+/** Columns no input sets (why), or whose id names a row of one of several tables (how the write checks it). */
 const SYSTEM_SET: Record<string, string> = {
   'advance_service_configuration.default_service_id':
     'seeded with the environment (services/reference-data.seed.ts), no input writes it',
@@ -56,6 +56,8 @@ const SYSTEM_SET: Record<string, string> = {
   'webhook_delivery.event_id': 'the event delivered',
   'webhook_attempt.delivery_id': 'the delivery attempted',
   'timeline_attachment.document_id': 'the document the same write stored',
+  'timesheet_row.item_type_id':
+    'an hour type or a cost type, as the row’s type says: checked as one its service carries, in this environment (createTimesheetRow)',
   'hour_approval.actor_id': 'the caller, who made the transition',
   'timeline_attachment.message_id': 'the message being written',
 };
