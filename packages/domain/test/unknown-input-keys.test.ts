@@ -39,6 +39,7 @@ describe('unknown input keys', () => {
         address: null,
         free: { anything: { deep: 1 } },
         loose: { x: 1, y: 2 },
+        leftUndefined: undefined,
       }),
     ).toEqual([]);
   });

@@ -56,6 +56,8 @@ function walk(schema: z.ZodType, value: unknown, path: string, depth: number, ou
       for (const [key, v] of Object.entries(value)) {
         const field = shape[key];
         if (field) walk(field, v, at(key), depth + 1, out);
+        // an in-process caller's key left undefined says nothing (JSON has no undefined)
+        else if (v === undefined) continue;
         else if (!admitsAny) out.push(at(key));
       }
       return;
