@@ -117,6 +117,18 @@ describe('nothing undeclared can be written', () => {
     expect(sent).toEqual([]);
   });
 
+  it('a raw INSERT through the write’s reader is held to the same catalog, by its column list', async () => {
+    const { sql, sent } = reader();
+    const checked = withDeclaredColumns(sql);
+    await expect(async () =>
+      checked.queue('INSERT INTO sale_service (environment_id, id, sale_id, smuggled_id) VALUES ($1, $2, $3, $4)', []),
+    ).rejects.toThrow(refused);
+    expect(sent).toEqual([]);
+    const declared = 'INSERT INTO sale_service (environment_id, id, sale_id, vat_class_id) VALUES ($1, $2, $3, $4)';
+    await checked.queue(declared, []);
+    expect(sent).toEqual([declared]);
+  });
+
   it('rows inserted many at once are held to the same catalog', async () => {
     const { sql, sent } = reader();
     await expect(insertRows(sql, 'invoice_line', ['id', 'invoice_id', 'smuggled_id'], [['l', 'i', 'x']])).rejects.toThrow(

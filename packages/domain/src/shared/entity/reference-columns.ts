@@ -1,4 +1,4 @@
-import type { TenantReader } from '@bo/db';
+import type { ReadOptions, TenantReader } from '@bo/db';
 import { type AnyEntity, declaredEntities, fieldsOf } from './define-entity.js';
 import { columnOf } from './fields.js';
 
@@ -136,9 +136,42 @@ export function assertDeclaredColumns(table: string, columns: Iterable<string>):
   }
 }
 
-/** The write's tenant reader, refusing an undeclared id column in every insert and update. */
+const INSERT = /INSERT\s+INTO\s+"?([a-z_][a-z0-9_]*)"?\s*\(([^)]*)\)/gi;
+/** Statements already seen to name declared columns only (the texts are few: built from constants). */
+const checkedStatements = new Set<string>();
+
+/** The columns every `INSERT INTO <table> (<columns>)` of a raw statement names, held to the catalog. */
+export function assertDeclaredInsert(statement: string): void {
+  if (checkedStatements.has(statement) || !/INSERT\s+INTO/i.test(statement)) return;
+  for (const [, table, columns] of statement.matchAll(INSERT)) {
+    assertDeclaredColumns(
+      table as string,
+      (columns as string).split(',').map((c) => c.trim().replace(/^"|"$/g, '')),
+    );
+  }
+  if (checkedStatements.size > 5_000) checkedStatements.clear();
+  checkedStatements.add(statement);
+}
+
+/**
+ * The write's tenant reader, refusing an undeclared id column in every insert and update, and in
+ * the column list of every raw `INSERT` it sends (a raw `UPDATE … SET` is not parsed: its
+ * expressions name other tables' columns too).
+ */
 export function withDeclaredColumns(sql: TenantReader): TenantReader {
   const checked: TenantReader = Object.create(sql);
+  checked.queue = (statement, params, options) => {
+    assertDeclaredInsert(statement);
+    return sql.queue(statement, params, options);
+  };
+  checked.read = <T>(statement: string, params?: readonly unknown[], options?: ReadOptions) => {
+    assertDeclaredInsert(statement);
+    return sql.read<T>(statement, params, options);
+  };
+  checked.write = <T>(statement: string, params?: readonly unknown[], options?: ReadOptions) => {
+    assertDeclaredInsert(statement);
+    return sql.write<T>(statement, params, options);
+  };
   checked.insert = (table, columns) => {
     assertDeclaredColumns(table, definedKeys(columns));
     return sql.insert(table, columns);
