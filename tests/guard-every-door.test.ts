@@ -44,7 +44,7 @@ function read(door: Door, target: Target, who: Credentials): Promise<HttpRespons
   const path = {
     v2: '/api/v2/crm/organization?limit=1',
     v3: '/api/v3/organization.list',
-    trpc: `/trpc/crm.organization.list?input=${encodeURIComponent(JSON.stringify({ query: { limit: 1 }, view: 'v3' }))}`,
+    trpc: `/trpc/crm.organization.list?input=${encodeURIComponent(JSON.stringify({ limit: 1 }))}`,
     settings: '/settings/api',
   }[door];
   return send(target.port, 'GET', path, {

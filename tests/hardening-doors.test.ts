@@ -35,7 +35,7 @@ function read(door: Door, port: number, host: string, token: Token | null) {
       ? '/api/v2/crm/organization?limit=1'
       : door === 'v3'
         ? '/api/v3/organization.list'
-        : `/trpc/crm.organization.list?input=${encodeURIComponent(JSON.stringify({ query: { limit: 1 }, view: 'v3' }))}`;
+        : `/trpc/crm.organization.list?input=${encodeURIComponent(JSON.stringify({ limit: 1 }))}`;
   return send(port, 'GET', path, { host, headers });
 }
 
@@ -102,7 +102,7 @@ describe('every door × guard', () => {
   it('trpc: a batch over the limit answers 400; at the limit it runs', async () => {
     const call = (n: number) => {
       const paths = Array.from({ length: n }, () => 'crm.organization.list').join(',');
-      const input = Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { query: { limit: 1 }, view: 'v3' }]));
+      const input = Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { limit: 1 }]));
       return send(t.service.port, 'GET', `/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
         host: 'acme.localhost',
         headers: authHeaders('trpc', acme.token as Token),

@@ -59,7 +59,7 @@ describe('JSON answers of every door', () => {
     expect(v3.status).toBe(200);
     expect(JSON.stringify(expectWholeJson(v3))).toContain(NAME);
 
-    const input = encodeURIComponent(JSON.stringify({ query: { limit: 30 }, view: 'v3' }));
+    const input = encodeURIComponent(JSON.stringify({ limit: 30 }));
     const trpc = await send(t.service.port, 'GET', `/trpc/crm.organization.list?input=${input}`, {
       host: 'answers.localhost',
       headers: { authorization: `Bearer ${api.token?.key}:${api.token?.secret}` },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityOf, v2Resources } from '@bo/api-v2';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 import { databaseFingerprint } from './support/snapshot.js';
+import { createdV2, type MinimalBodies, minimalV2Bodies } from './support/minimal-bodies.js';
 
 /**
  * References are checked on every write, in one place: every reference an entity
@@ -13,118 +14,13 @@ let t: TestService;
 let api: ApiClient;
 let other: ApiClient;
 
-/** The smallest valid create body of each v2 resource with writes. */
-const MINIMAL: Record<string, () => Promise<Record<string, unknown>>> = {
-  'crm/organization': async () => ({ name: 'Ref Check BV' }),
-  // its references are in linked_to, checked by tests/workflows.test.ts
-  'workflows/workflow': async () => ({}),
-  'projects/project': async () => ({ name: 'Ref Check Project' }),
-  'projects/service': async () => ({
-    project_id: await created('/projects/project', { name: 'P' }),
-    name: 'S',
-    invoice_method: 'FixedFee',
-  }),
-  'projects/assignment': async () => {
-    const hourType = (await api.v2('GET', '/hours/hourstype?limit=1').then((r) => r.body as { data: { id: string }[] })).data[0];
-    const service = await created('/projects/service', {
-      project_id: await created('/projects/project', { name: 'P' }),
-      name: 'S',
-      invoice_method: 'Hours',
-      hour_types: [{ hourtype_id: hourType?.id, billable: true }],
-    });
-    const read = await api.v2('GET', `/projects/service/${service}`);
-    const line = (read.body as { data: { hour_types: { id: string }[] } }).data.hour_types[0]?.id;
-    return { name: 'A', start_date: '2026-02-01', projecthourstype_id: line };
-  },
-  'projects/assignmentstatus': async () => ({ name: 'Ref Check Status' }),
-  'shared/item': async () => ({ tag: 'ref-check' }),
-  'projects/projectemployee': async () => ({
-    project_id: await created('/projects/project', { name: 'P' }),
-    employee_id: await created('/hrm/employee', { name: 'E' }),
-  }),
-  'hours/hourstype': async () => ({ label: 'Ref Check Hours' }),
-  'hrm/employee': async () => ({ name: 'Ref Check Employee' }),
-  'services/defaultservice': async () => ({ name: 'Ref Check Service' }),
-  'hrm/timetable': async () => ({
-    employee_id: await created('/hrm/employee', { name: 'T' }),
-    start_date: '2025-01-01',
-    even_week: Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((d) => [`day_${d}`, { hours: 0 }])),
-  }),
-  'hrm/leave': async () => ({
-    employee_id: await created('/hrm/employee', { name: 'L' }),
-    leave_type_id: await refsRow('leave_type'),
-    year: 2025,
-    hours: 8,
-  }),
-  'hours/leave': async () => ({
-    employee_id: await created('/hrm/employee', { name: 'L' }),
-    leave_type_id: await refsRow('leave_type'),
-    year: 2025,
-    hours: 8,
-  }),
-  'hrm/absence': async () => ({
-    employee_id: await created('/hrm/employee', { name: 'A' }),
-    absence_type_id: await refsRow('absence_type'),
-    start_date: '2025-01-01',
-  }),
-  'hours/absence': async () => ({
-    employee_id: await created('/hrm/employee', { name: 'A' }),
-    absence_type_id: await refsRow('absence_type'),
-    start_date: '2025-01-01',
-  }),
-  // hours, time and costs (issue 10): valid shapes whose ids name nothing, so every reference is refused together
-  'hours/hours': async () => ({
-    employee_id: 'employee:none',
-    projectservice_id: 'projectservice:none',
-    type_id: 'hourtype:none',
-    start_date: '2026-03-02',
-    duration_in_minutes: 60,
-  }),
-  'hours/approval': async () => ({ employee_id: 'employee:none', date: '2026-03-02', approvalstatus_id: 'approvalstatus:none' }),
-  'timers/timer': async () => ({
-    employee_id: 'employee:none',
-    projectservice_id: 'projectservice:none',
-    hourstype_id: 'hourtype:none',
-  }),
-  'mileage/mileage': async () => ({
-    employee_id: 'employee:none',
-    project_id: 'project:none',
-    mileage: 5,
-    start_date: '2026-03-02',
-  }),
-  'hours/mileage': async () => ({
-    employee_id: 'employee:none',
-    project_id: 'project:none',
-    mileage: 5,
-    start_date: '2026-03-02',
-  }),
-  'costs/expense': async () => ({
-    employee_id: 'employee:none',
-    projectservice_id: 'projectservice:none',
-    costtype_id: 'itemtype:none',
-    date: '2026-03-02',
-    amount: 1,
-  }),
-};
-
-/** A row of a table of this test's own environment. */
-async function refsRow(table: string): Promise<string> {
-  const rows = await t.db.query<{ id: string }>(
-    `SELECT x.id FROM "${table}" x JOIN environment e ON e.id = x.environment_id WHERE e.name = 'refs' LIMIT 1`,
-  );
-  return rows[0]?.id as string;
-}
-
-async function created(path: string, body: Record<string, unknown>): Promise<string> {
-  const res = await api.v2('POST', path, body);
-  expect(res.status, res.text).toBe(200);
-  return (res.body as { data: { id: string } }).data.id;
-}
+let MINIMAL: MinimalBodies;
 
 beforeAll(async () => {
   t = await startTestService();
   api = await t.environment('refs');
   other = await t.environment('refs-other');
+  MINIMAL = minimalV2Bodies(t, api, 'refs');
 });
 afterAll(() => t?.stop());
 
@@ -197,7 +93,7 @@ describe('references are checked on every write', () => {
 
 describe('references are checked on every write: the ids a write names beyond its declared relations', () => {
   it('timeline/message: created_by_id must be a user of this environment (an author cannot be forged)', async () => {
-    const organization = await created('/crm/organization', { name: 'Timeline Ref BV' });
+    const organization = await createdV2(api, '/crm/organization', { name: 'Timeline Ref BV' });
     const [own] = await t.db.query<{ id: string }>(
       `SELECT u.id FROM user_account u JOIN environment e ON e.id = u.environment_id WHERE e.name = 'refs' LIMIT 1`,
     );

@@ -79,7 +79,9 @@ export function createV2Router(opts: V2Options): Router {
     res.locals.principal = principal;
     // If-Match on a write: the write compares it with the record it locks (412 when it changed)
     const precondition = req.method === 'GET' ? undefined : preconditionOf(req.get('if-match'));
-    res.locals.caller = createCaller(precondition ? { ...(context as DomainContext), precondition } : (context as DomainContext));
+    // v2 tolerates keys it does not know (its reads' own read-only keys sent back, older clients' keys): dropped, as ever
+    const v2Context: DomainContext = { ...(context as DomainContext), unknownInputKeys: 'drop' };
+    res.locals.caller = createCaller(precondition ? { ...v2Context, precondition } : v2Context);
     next();
   });
 

@@ -2,7 +2,8 @@ import { type AnyProcedure, type AnyRouter, initTRPC, TRPCError } from '@trpc/se
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { noteRequestWrite, type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
-import { DomainError, REQUIRED_MESSAGE, toDomainError, ValidationError } from './shared/errors.js';
+import { BadRequestError, DomainError, REQUIRED_MESSAGE, toDomainError, ValidationError } from './shared/errors.js';
+import { unknownInputKeys } from './shared/unknown-input-keys.js';
 import type { DomainContext, UserPrincipal } from './shared/context.js';
 import { scopedDb } from './shared/context.js';
 import type { DeclaredRight, ModuleName, ProcedureMeta } from './shared/rights.js';
@@ -76,8 +77,54 @@ const PUBLIC: DeclaredRight = { kind: 'public' };
 const USER: DeclaredRight = { kind: 'user' };
 const SYSTEM: DeclaredRight = { kind: 'system' };
 
+/**
+ * Inputs are strict: a key the procedure's input schema does not know, at any depth, is refused
+ * (BAD_REQUEST naming it) instead of being dropped by zod (issue 28, section 6). A caller whose
+ * door tolerates unknown keys by contract (v2) says so in its context (`unknownInputKeys: 'drop'`).
+ * Checked after the right, before the input is parsed (so the key is named whatever else is wrong).
+ */
+function refuseUnknownKeys(schema: unknown) {
+  return t.middleware(async ({ ctx, getRawInput, next }) => {
+    if (ctx.unknownInputKeys !== 'drop' && schema instanceof z.ZodType) {
+      const unknown = unknownInputKeys(schema, await getRawInput());
+      if (unknown.length > 0) {
+        throw new BadRequestError(`unknown input ${unknown.length === 1 ? 'key' : 'keys'}: ${unknown.join(', ')}`, unknown[0]);
+      }
+    }
+    return next();
+  });
+}
+
+interface BuilderLike {
+  use(middleware: unknown): BuilderLike;
+  input(schema: unknown): BuilderLike;
+}
+
+const isBuilder = (v: unknown): v is BuilderLike =>
+  typeof v === 'object' && v !== null && '_def' in v && typeof (v as { input?: unknown }).input === 'function';
+
+/**
+ * A procedure builder whose every input is strict: `.input(schema)` adds the check of that schema
+ * in front of its parse, once, where the procedure is declared; every builder derived from this
+ * one (`meta`, `use`, `input`, `output`) is strict too. (No procedure chains two inputs, whose
+ * keys tRPC would merge: a test walks the router for that.)
+ */
+function strictInputs<B>(builder: B): B {
+  return new Proxy(builder as unknown as BuilderLike, {
+    get(target, prop, receiver) {
+      const member: unknown = Reflect.get(target, prop, receiver);
+      if (typeof member !== 'function') return member;
+      if (prop === 'input') return (schema: unknown) => strictInputs(target.use(refuseUnknownKeys(schema)).input(schema));
+      return (...args: unknown[]) => {
+        const result: unknown = member.apply(target, args);
+        return isBuilder(result) ? strictInputs(result) : result;
+      };
+    },
+  }) as unknown as B;
+}
+
 /** Procedures anyone may call (sign-in, the token check itself): they declare no right. */
-export const publicProcedure = t.procedure.meta({ right: PUBLIC }).use(domainErrorCodes);
+export const publicProcedure = strictInputs(t.procedure.meta({ right: PUBLIC }).use(domainErrorCodes));
 
 /**
  * A user's context, once the declared right holds: ctx.db scoped to the token's environment, ctx.sql its

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEntity, f } from '../shared/entity/index.js';
+import { targets } from '../shared/entity/targets.js';
 
 /** The columns an organization's and a person's addresses share. */
 const addressFields = {
@@ -11,7 +12,7 @@ const addressFields = {
   province: f.string(),
   locality: f.string(),
   countryCode: f.string(),
-  countryId: f.string(),
+  countryId: f.string({ references: () => targets.country }),
 };
 
 export const organizationAddress = defineEntity({

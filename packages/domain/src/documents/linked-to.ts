@@ -46,12 +46,12 @@ export function linkEntity(table: string, module: ModuleName) {
     module,
     fields: {
       id: f.id(),
-      personId: f.string({ column: LINK_KEYS.personId.column }),
-      organizationId: f.string({ column: LINK_KEYS.organizationId.column }),
-      saleId: f.string({ column: LINK_KEYS.saleId.column }),
-      projectId: f.string({ column: LINK_KEYS.projectId.column }),
-      invoiceId: f.string({ column: LINK_KEYS.invoiceId.column }),
-      employeeId: f.string({ column: LINK_KEYS.employeeId.column }),
+      personId: f.string({ column: LINK_KEYS.personId.column, references: () => LINK_KEYS.personId.target }),
+      organizationId: f.string({ column: LINK_KEYS.organizationId.column, references: () => LINK_KEYS.organizationId.target }),
+      saleId: f.string({ column: LINK_KEYS.saleId.column, references: () => LINK_KEYS.saleId.target }),
+      projectId: f.string({ column: LINK_KEYS.projectId.column, references: () => LINK_KEYS.projectId.target }),
+      invoiceId: f.string({ column: LINK_KEYS.invoiceId.column, references: () => LINK_KEYS.invoiceId.target }),
+      employeeId: f.string({ column: LINK_KEYS.employeeId.column, references: () => LINK_KEYS.employeeId.target }),
     },
   });
 }

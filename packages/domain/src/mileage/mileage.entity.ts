@@ -4,6 +4,7 @@ import { employee } from '../hrm/employee/employee.entity.js';
 import { project } from '../projects/project/project.entity.js';
 import { projectReference } from '../projects/project/project.shapes.js';
 import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
+import { targets } from '../shared/entity/targets.js';
 
 /** Kilometres an employee drove for a project on a day, possibly beside the hours of that trip. */
 export const mileage = defineEntity({
@@ -40,7 +41,7 @@ export const mileage = defineEntity({
         `SELECT json_build_object('id', s.id, 'label', s.label) FROM approval_status s
           WHERE s.environment_id = ${a}.environment_id AND s.key = ${a}.approval_status`,
     ),
-    invoiceId: f.string(),
+    invoiceId: f.string({ references: () => targets.invoice, writable: false }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

@@ -9,6 +9,7 @@ import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
 import { contactSimple, timelineEmailAddressSql } from '../shared/relation-shapes.js';
 import { salesProgress, salesReason, salesSource, salesStatus } from './lookups/lookups.entity.js';
 import { linkedProjectOrder, linkedProjectShape, projectExists, saleProject } from './linked-project.entity.js';
+import { targets } from '../shared/entity/targets.js';
 
 /** A sale (an opportunity) for an organization or a person. */
 export const sale = defineEntity({
@@ -30,10 +31,10 @@ export const sale = defineEntity({
       { column: 'person_id', restricted: true },
     ),
     /** a contact person of the sale's organization */
-    contactId: f.string(),
+    contactId: f.string({ references: () => targets.contactPerson }),
     /** the contact person, in the one contact shape (GetContactSimple) */
     contact: f.ref((): TargetEntity => contactPerson, contactSimple, { column: 'contact_id', restricted: true, writable: false }),
-    myOrganizationProfileId: f.string(),
+    myOrganizationProfileId: f.string({ references: () => targets.myOrganizationProfile }),
     responsibleEmployee: f.ref((): TargetEntity => employee, employeeReference, {
       column: 'responsible_employee_id',
       restricted: true,

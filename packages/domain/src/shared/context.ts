@@ -35,6 +35,11 @@ export interface DomainContext {
   services?: DomainServices;
   /** the request's If-Match: checked by the write against the record it locks (shared/precondition.ts) */
   precondition?: WritePrecondition;
+  /**
+   * 'drop': keys a procedure's input does not know are dropped, as v2's contract tolerates them.
+   * Absent, they are refused (BAD_REQUEST naming the key): /trpc, v3, the settings page, the CLI.
+   */
+  unknownInputKeys?: 'drop';
 }
 
 /** Outside services the HTTP layer or the worker provides; each is optional so tests can leave one out. */

@@ -1,5 +1,6 @@
 /** The writes through the tenant reader that every area shares (rows many at once, dates, decimals). */
 import { type TenantReader, tableIdent } from '@bo/db';
+import { assertDeclaredColumns } from './entity/reference-columns.js';
 
 /** PostgreSQL binds at most 65,535 parameters a statement: rows are inserted in chunks well below that. */
 const MAX_PARAMETERS = 30_000;
@@ -16,6 +17,8 @@ export async function insertRows(
   rows: readonly (readonly unknown[])[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  // an id column no declaration names is refused (reference-columns.ts)
+  assertDeclaredColumns(table, columns);
   const names = ['environment_id', ...columns.map(tableIdent)].join(', ');
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   for (let start = 0; start < rows.length; start += perStatement) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { linkedToField } from '../documents/linked-to.js';
 import { defineEntity, f, type TargetEntity } from '../shared/entity/index.js';
+import { targets } from '../shared/entity/targets.js';
 
 /** A kind of timeline message; reference data, read-only. */
 export const messageType = defineEntity({
@@ -55,7 +56,7 @@ export const message = defineEntity({
       writable: false,
     }),
     /** the author: a user of the environment, the caller when a write names none */
-    createdById: f.string({ filter: false, sort: false, input: z.string().min(1).nullable() }),
+    createdById: f.string({ references: () => targets.user, filter: false, sort: false, input: z.string().min(1).nullable() }),
     title: f.string({ input: z.string().max(255).nullable() }),
     content: f.string({ input: z.string().max(100_000).nullable() }),
     contentFields: f.json(z.array(z.object({ title: z.string(), value: z.string() })), {

@@ -6,6 +6,7 @@ import { projectReference } from '../../projects/project/project.shapes.js';
 import { projectService } from '../../projects/service/project-service.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { costType, costTypeShape } from '../coststype/coststype.entity.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** Costs an employee booked on a project service with a cost type of the service, with its attachments. */
 export const expense = defineEntity({
@@ -45,7 +46,7 @@ export const expense = defineEntity({
         `SELECT json_build_object('id', s.id, 'label', s.label) FROM approval_status s
           WHERE s.environment_id = ${a}.environment_id AND s.key = ${a}.approval_status`,
     ),
-    invoiceId: f.string(),
+    invoiceId: f.string({ references: () => targets.invoice, writable: false }),
     /** documents from the upload flow (2021) */
     attachments: f.many((): TargetEntity => document, z.object({ id: z.string(), title: z.string(), fileName: z.string() }), {
       remote: 'expense_id',

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { organization } from '../organization/organization.entity.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** Which users may use a company profile; a profile without rows is open to every user. */
 export const myOrganizationProfileAccess = defineEntity({
   type: 'myorganizationprofileaccess',
   table: 'my_organization_profile_access',
   module: 'crm',
-  fields: { id: f.id({ column: 'profile_id' }), userId: f.requiredString() },
+  fields: { id: f.id({ column: 'profile_id' }), userId: f.requiredString({ references: () => targets.user }) },
 });
 
 const profileFields = {

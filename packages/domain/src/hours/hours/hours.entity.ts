@@ -6,6 +6,7 @@ import { projectReference } from '../../projects/project/project.shapes.js';
 import { projectService } from '../../projects/service/project-service.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
 import { hourType, hourTypeShape } from '../hourstype/hourstype.entity.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** The approval states of an hour registration (and of an employee's week). */
 export const APPROVAL_STATES = ['open', 'submitted', 'approved', 'rejected'] as const;
@@ -62,7 +63,7 @@ export const hours = defineEntity({
         `SELECT json_build_object('id', s.id, 'key', s.key, 'label', s.label) FROM approval_status s
           WHERE s.environment_id = ${a}.environment_id AND s.key = ${a}.approval_status`,
     ),
-    invoiceId: f.string(),
+    invoiceId: f.string({ references: () => targets.invoice, writable: false }),
     tariff: f.decimal(),
     source: f.string(),
     /** productive hours are those of a normal hour type (not leave or absence) */

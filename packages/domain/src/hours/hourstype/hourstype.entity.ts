@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEntity, f } from '../../shared/entity/index.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** Hour types carry the id prefix `hourtype:`, the only prefix (with itemtype) a project service line accepts. */
 export const HOUR_TYPE_PREFIX = 'hourtype';
@@ -18,7 +19,7 @@ export const hourType = defineEntity({
     tariff: f.decimal(),
     blocked: f.boolean(),
     color: f.string(),
-    vatClassId: f.string(),
+    vatClassId: f.string({ references: () => targets.vatClass }),
     createdAt: f.createdAt(),
     updatedAt: f.updatedAt(),
   },

@@ -8,6 +8,7 @@ import { newEntityId } from '../../shared/ids.js';
 import { dateInput } from '../../shared/numbers.js';
 import type { UserContext } from '../../trpc.js';
 import { BookingRefused } from '../hours/hours.write.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** A row of an employee's timesheet for a period: what the employee books on (hours/timesheetrow). */
 export const timesheetRow = defineEntity({
@@ -20,10 +21,11 @@ export const timesheetRow = defineEntity({
   ],
   fields: {
     id: f.id(),
-    employeeId: f.requiredString(),
-    projectId: f.requiredString(),
-    projectServiceId: f.requiredString(),
-    itemTypeId: f.requiredString(),
+    employeeId: f.requiredString({ references: () => targets.employee }),
+    projectId: f.requiredString({ references: () => targets.project }),
+    projectServiceId: f.requiredString({ references: () => targets.projectService }),
+    // an hour type or a cost type, as the row's type says: checked as one the service carries (createTimesheetRow)
+    itemTypeId: f.requiredString({ writable: false }),
     type: f.requiredString(),
     startDate: f.date(),
     endDate: f.date(),

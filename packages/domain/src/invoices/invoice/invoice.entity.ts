@@ -6,6 +6,7 @@ import { project } from '../../projects/project/project.entity.js';
 import { defineEntity, embeddedRowSql, f, type TargetEntity } from '../../shared/entity/index.js';
 import { organizationSimple, personSimple, projectSimple } from '../../shared/relation-shapes.js';
 import { paymentTerm, paymentTermShape } from '../lookups/invoice-lookups.entity.js';
+import { targets } from '../../shared/entity/targets.js';
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'partially_paid', 'paid', 'credited'] as const;
 export type InvoiceStatusKey = (typeof INVOICE_STATUSES)[number];
@@ -24,8 +25,8 @@ export const invoiceLine = defineEntity({
   fields: {
     id: f.id(),
     invoiceId: f.requiredString(),
-    projectServiceId: f.string(),
-    projectId: f.string(),
+    projectServiceId: f.string({ references: () => targets.projectService }),
+    projectId: f.string({ references: () => targets.project }),
     description: f.requiredString(),
     /** exact decimals, as text */
     quantity: text((t) => `${t}.quantity::text`),
@@ -36,7 +37,7 @@ export const invoiceLine = defineEntity({
     vatPercentage: text((t) => `${t}.vat_percentage::text`),
     /** amount × percentage / 100 rounded half up to cents */
     vatAmount: text((t) => `${t}.vat_amount::text`),
-    revenueGroupId: f.string(),
+    revenueGroupId: f.string({ references: () => targets.revenueGroup }),
     revenueGroup: f.ref((): TargetEntity => revenueGroup, z.object({ id: z.string(), label: z.string() }), {
       column: 'revenue_group_id',
     }),
@@ -154,8 +155,8 @@ export const invoice = defineEntity({
     statusKey: f.string({ column: 'status', writable: false }),
     invoiceDate: f.date(),
     dueDate: f.date({ writable: false }),
-    organizationId: f.string(),
-    personId: f.string(),
+    organizationId: f.string({ references: () => targets.organization }),
+    personId: f.string({ references: () => targets.person }),
     /** the debtor, as the reference embeds it (`{id, name}` without the crm right too); ids are checked on write */
     organization: f.ref((): TargetEntity => organization, organizationSimple, {
       column: 'organization_id',
@@ -165,14 +166,14 @@ export const invoice = defineEntity({
       column: 'person_id',
       restricted: true,
     }),
-    projectId: f.string(),
+    projectId: f.string({ references: () => targets.project }),
     /** the invoice's project, in the one project shape */
     project: f.ref((): TargetEntity => project, projectSimple, { column: 'project_id', restricted: true, writable: false }),
-    myOrganizationProfileId: f.string(),
+    myOrganizationProfileId: f.string({ references: () => targets.myOrganizationProfile }),
     draftRequestId: f.string({ writable: false }),
     creditedInvoiceId: f.string({ writable: false }),
     paymentTerm: f.ref((): TargetEntity => paymentTerm, paymentTermShape, { column: 'payment_term_id' }),
-    reminderSetId: f.string(),
+    reminderSetId: f.string({ references: () => targets.reminderSet }),
     subject: f.string(),
     reference: f.string(),
     comments: f.string(),

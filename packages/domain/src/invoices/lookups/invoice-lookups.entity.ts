@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** The invoicing lookups of an environment (seeded per environment; see ../reference-data.seed.ts). */
 const stamps = () => ({ createdAt: f.createdAt(), updatedAt: f.updatedAt() });
@@ -72,7 +73,7 @@ export const reminderSetStep = defineEntity({
   module: 'invoices',
   fields: {
     id: f.id(),
-    reminderTemplateId: f.requiredString(),
+    reminderTemplateId: f.requiredString({ references: () => targets.reminderTemplate }),
     label: f.requiredString(),
     sendAfter: f.requiredInteger(),
     position: f.requiredInteger(),

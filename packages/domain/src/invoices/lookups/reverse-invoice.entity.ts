@@ -3,6 +3,7 @@ import { project as projectEntity } from '../../projects/project/project.entity.
 import { defineEntity, embeddedRowSql, f, type TargetEntity } from '../../shared/entity/index.js';
 import { projectSimple } from '../../shared/relation-shapes.js';
 import { invoice } from '../invoice/invoice.entity.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /**
  * projects/reverseinvoice: the installments of the projects' fixed-price services as
@@ -18,7 +19,7 @@ export const reverseInvoice = defineEntity({
     projectServiceId: f.requiredString(),
     name: f.requiredString(),
     expirationDate: f.date(),
-    invoiceId: f.string(),
+    invoiceId: f.string({ references: () => targets.invoice }),
     position: f.requiredInteger(),
     status: f.computed(
       'string',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { employee } from '../../hrm/employee/employee.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** An employee on a project, with the tariff the project bills the employee at. */
 export const projectEmployee = defineEntity({
@@ -9,8 +10,8 @@ export const projectEmployee = defineEntity({
   module: 'projects',
   fields: {
     id: f.id(),
-    projectId: f.requiredString(),
-    employeeId: f.requiredString(),
+    projectId: f.requiredString({ references: () => targets.project }),
+    employeeId: f.requiredString({ references: () => targets.employee }),
     /** the employee as projects show it; only `{id, name}` without the hrm right */
     employee: f.ref(
       (): TargetEntity => employee,

@@ -5,6 +5,7 @@ import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js
 import { organizationSimple, personSimple } from '../../shared/relation-shapes.js';
 import { project } from '../project/project.entity.js';
 import { projectReference } from '../project/project.shapes.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** A purchase invoice booked on a project (read-only). */
 export const purchase = defineEntity({
@@ -13,8 +14,8 @@ export const purchase = defineEntity({
   module: 'projects',
   fields: {
     id: f.id(),
-    organizationId: f.string(),
-    personId: f.string(),
+    organizationId: f.string({ references: () => targets.organization }),
+    personId: f.string({ references: () => targets.person }),
     organization: f.ref((): TargetEntity => organization, organizationSimple, {
       column: 'organization_id',
       restricted: true,

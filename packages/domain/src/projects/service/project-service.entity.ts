@@ -6,6 +6,7 @@ import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js
 import { project } from '../project/project.entity.js';
 import { projectReference } from '../project/project.shapes.js';
 import { installmentShape, serviceCostTypeShape, serviceHourTypeShape } from './project-service.shapes.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** An hour type on a service, with its tariff, budget and whether it is billed. */
 export const serviceHourType = defineEntity({
@@ -57,7 +58,7 @@ export const installment = defineEntity({
     price: f.decimal(),
     expirationDate: f.date(),
     status: f.requiredString(),
-    invoiceId: f.string(),
+    invoiceId: f.string({ references: () => targets.invoice }),
     position: f.requiredInteger(),
   },
 });
@@ -79,9 +80,9 @@ export const projectService = defineEntity({
   module: 'projects',
   fields: {
     id: f.id(),
-    projectId: f.requiredString(),
+    projectId: f.requiredString({ references: () => targets.project }),
     project: f.ref((): TargetEntity => project, projectReference, { column: 'project_id', writable: false }),
-    defaultServiceId: f.string(),
+    defaultServiceId: f.string({ references: () => targets.defaultService }),
     /** invoiceable, acquisition or advance */
     kind: f.requiredString(),
     /** acquisition until the project is approved, then execution */
@@ -100,8 +101,8 @@ export const projectService = defineEntity({
     writeHoursStartDate: f.date(),
     writeHoursEndDate: f.date(),
     expectedInvoiceDate: f.date(),
-    vatClassId: f.string(),
-    revenueGroupId: f.string(),
+    vatClassId: f.string({ references: () => targets.vatClass }),
+    revenueGroupId: f.string({ references: () => targets.revenueGroup }),
     useInResourcePlanner: f.boolean(),
     invoiceInInstallments: f.boolean(),
     /** open or invoiced */

@@ -11,6 +11,7 @@ import {
 } from '../lookups/lookups.entity.js';
 import { sale } from '../sale.entity.js';
 import { SERVICE_GROUP_TYPES } from './quote-totals.js';
+import { targets } from '../../shared/entity/targets.js';
 
 /** A line of a quote: a service with its quantity, price and VAT class, chosen or not. */
 export const quoteLine = defineEntity({
@@ -19,7 +20,7 @@ export const quoteLine = defineEntity({
   module: 'sales',
   fields: {
     id: f.id(),
-    saleServiceId: f.string(),
+    saleServiceId: f.string({ references: () => targets.saleService }),
     name: f.requiredString(),
     /** exact decimals, as text */
     quantity: f.computed('string', z.string(), (t) => `${t}.quantity::text`),
@@ -109,7 +110,7 @@ export const quote = defineEntity({
     isBlocked: f.boolean(),
     sentAt: f.datetime(),
     /** the project the accepted quote was converted into */
-    projectId: f.string(),
+    projectId: f.string({ references: () => targets.project }),
     totalExcl: f.computed('string', z.string(), (t) => `${t}.total_excl::text`),
     totalVat: f.computed('string', z.string(), (t) => `${t}.total_vat::text`),
     totalIncl: f.computed('string', z.string(), (t) => `${t}.total_incl::text`),

@@ -3,6 +3,7 @@ import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js
 import { costTypeShape } from '../../costs/coststype/coststype.entity.js';
 import { serviceCostTypeShape } from '../../projects/service/project-service.shapes.js';
 import { costTypeOfSale, hourTypeOfSale, revenueGroup, vatClass, vatClassShape } from '../lookups/lookups.entity.js';
+import { targets } from '../../shared/entity/targets.js';
 
 const hourTypeShape = z.object({
   id: z.string(),
@@ -62,8 +63,8 @@ export const saleService = defineEntity({
   ],
   fields: {
     id: f.id(),
-    saleId: f.requiredString({ writable: false }),
-    defaultServiceId: f.string(),
+    saleId: f.requiredString({ references: () => targets.sale, writable: false }),
+    defaultServiceId: f.string({ references: () => targets.defaultService }),
     name: f.requiredString(),
     /** 2025-05 */
     explanation: f.string(),

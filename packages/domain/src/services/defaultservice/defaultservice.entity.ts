@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { costType } from '../../costs/coststype/coststype.entity.js';
 import { hourType } from '../../hours/hourstype/hourstype.entity.js';
 import { defineEntity, f, type TargetEntity } from '../../shared/entity/index.js';
+import { targets } from '../../shared/entity/targets.js';
 
 const typeReference = z.object({ id: z.string(), label: z.string(), tariff: z.number().nullable() });
 
@@ -54,8 +55,8 @@ export const defaultService = defineEntity({
     invoiceMethod: f.requiredString(),
     trackHours: f.boolean(),
     trackCost: f.boolean(),
-    vatClassId: f.string(),
-    revenueGroupId: f.string(),
+    vatClassId: f.string({ references: () => targets.vatClass }),
+    revenueGroupId: f.string({ references: () => targets.revenueGroup }),
     myOrganizationProfileId: f.string({ references: (): TargetEntity => myOrganizationProfileTarget }),
     hourTypes: f.many(
       () => defaultServiceHourType,

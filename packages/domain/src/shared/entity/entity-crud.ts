@@ -7,6 +7,7 @@ import { hasRight, MODULES, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import type { TargetEntity } from './fields.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
+import { withDeclaredColumns } from './reference-columns.js';
 import { clearExclusive } from './entity-write.js';
 import { readDefinitions, readDefinitionsOnce } from '../../customfields/custom-field-values.load.js';
 import type { CustomFieldRow } from '../../customfields/custom-field.view.js';
@@ -239,7 +240,9 @@ async function inPrismaTransaction<T>(
     (run) => ctx.db.$transaction(run),
     ctx.principal.environmentId,
     async (_tx, raw) => {
-      const sql = ctx.precondition ? withPrecondition(raw, ctx.precondition) : raw;
+      // an id column no declaration names is refused (reference-columns.ts)
+      const declared = withDeclaredColumns(raw);
+      const sql = ctx.precondition ? withPrecondition(declared, ctx.precondition) : declared;
       // the custom-field values' check and the event's re-read need the same definitions: one read
       readDefinitionsOnce(sql, definitions);
       const out = await body({ ctx, sql, now: ctx.clock.now(), ownTransaction: false });
@@ -262,7 +265,8 @@ export async function inSqlWrite<T>(
   if (!ctx.sql.transaction) return inPrismaTransaction(ctx, body, definitions);
   const now = ctx.clock.now();
   return ctx.sql.transaction(async (raw) => {
-    const sql = ctx.precondition ? withPrecondition(raw, ctx.precondition) : raw;
+    const declared = withDeclaredColumns(raw);
+    const sql = ctx.precondition ? withPrecondition(declared, ctx.precondition) : declared;
     readDefinitionsOnce(sql, definitions);
     const out = await body({ ctx, sql, now, ownTransaction: true });
     assertPreconditionChecked(ctx.precondition);

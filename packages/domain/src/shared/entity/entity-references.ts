@@ -71,9 +71,13 @@ export async function assertReferences(sql: TenantSql, checks: ReferenceCheck[])
   const found = await sql.read<{ table: string; id: string }>(branches.join('\nUNION ALL\n'), params);
   const present = new Set(found.map((r) => `${r.table}\u0000${r.id}`));
   const violations: Violation[] = [];
+  // an id named twice under one path (a declaration and a use case checking it both) is reported once
+  const reported = new Set<string>();
   for (const [table, list] of byTable) {
     for (const c of list) {
-      if (!present.has(`${table}\u0000${c.id}`)) {
+      const key = `${c.path}\u0000${c.id}`;
+      if (!present.has(`${table}\u0000${c.id}`) && !reported.has(key)) {
+        reported.add(key);
         violations.push({
           path: c.path,
           message: `no such record: ${c.id} (a ${c.target.type} of this environment)`,
