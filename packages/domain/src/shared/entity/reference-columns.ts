@@ -35,6 +35,8 @@ const SYSTEM_SET: Record<string, string> = {
   'advance_service_configuration.vat_class_id': 'seeded with the environment, no input writes it',
   'advance_service_configuration.revenue_group_id': 'seeded with the environment, no input writes it',
   'event.entity_id': 'the row whose change the event records (of any type)',
+  'event.request_id':
+    'the X-Request-Id of the HTTP request that made the change (no row: a correlation id for logs and deliveries)',
   'idempotency_key.token_id': 'the caller’s token',
   'custom_field_value.entity_id': 'the row the values belong to, being written',
   'document.upload_id': 'the upload the same request stored',
