@@ -142,7 +142,7 @@ afterAll(async () => {
   await collector?.stop();
 });
 
-const trpcList = `/trpc/crm.organization.list?input=${encodeURIComponent(JSON.stringify({ query: { limit: 1 }, view: 'v3' }))}`;
+const trpcList = `/trpc/crm.organization.list?input=${encodeURIComponent(JSON.stringify({ limit: 1 }))}`;
 
 describe('the metrics listener', () => {
   it('metrics are served on their own port, and /metrics is not on the public listener', async () => {
