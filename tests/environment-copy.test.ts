@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { type Envelope, post } from './support/crm.js';
 import { Receiver, sleep, waitFor } from './support/receiver.js';
 import { ApiClient, startTestService, type TestService } from './support/service.js';
 import { filesUnder, getBytes } from './support/storage.js';
+import { spawnNode } from './support/worker-process.js';
 
 /**
  * `admin environment copy / export / import` (issue 29, section 6): a sandbox copy of an
@@ -48,20 +49,11 @@ interface CliRun {
 
 function cli(args: string[]): CliRun {
   // node itself, so that SIGKILL reaches the copy and not a wrapper
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/domain/src/cli/admin.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return spawnNode(['--import', 'tsx', 'packages/domain/src/cli/admin.ts', ...args], {
+    ...process.env,
+    DATABASE_URL: t.db.url,
+    DATA_DIR: t.dataDir,
   });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  return { child, output: () => out, exited };
 }
 
 async function admin(...args: string[]): Promise<string> {

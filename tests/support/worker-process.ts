@@ -36,17 +36,12 @@ export function startCompiledStart(
   return startNodeProcess(['scripts/start.mjs'], env, ready, 120_000);
 }
 
-async function startNodeProcess(
+/** Node itself on `args` at the repository's root (a signal reaches the script, not a wrapper), its output gathered. */
+export function spawnNode(
   args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  timeoutMs: number,
-): Promise<AppProcess & { ready: RegExpMatchArray }> {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => {
     out += c.toString();
@@ -55,10 +50,26 @@ async function startNodeProcess(
     out += c.toString();
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, output: () => out, exited };
+}
+
+async function startNodeProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<AppProcess & { ready: RegExpMatchArray }> {
+  const { child, output, exited } = spawnNode(args, {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    ...env,
+  });
   const started = Date.now();
   for (;;) {
+    const out = output();
     const match = ready.exec(out);
-    if (match) return { child, output: () => out, exited, kill: (s) => child.kill(s), ready: match };
+    if (match) return { child, output, exited, kill: (s) => child.kill(s), ready: match };
     if (child.exitCode !== null || Date.now() - started > timeoutMs) throw new Error(`${args.join(' ')} did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
