@@ -4,7 +4,6 @@ import type { CreateCustomFieldGroupInput } from './custom-field.schema.js';
 
 /** A group of one model's custom fields; the model (checked to exist first) is named as {id} or by modelId. */
 export const createCustomFieldGroup: EntityCreate<CreateCustomFieldGroupInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('customfieldgroup');
     await sql.insert('custom_field_group', {

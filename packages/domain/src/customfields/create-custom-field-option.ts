@@ -5,7 +5,6 @@ import type { CreateCustomFieldOptionInput } from './custom-field.schema.js';
 
 /** An option of a dropdown or radio field, named by customFieldId; a field without options refuses it. */
 export const createCustomFieldOption: EntityCreate<CreateCustomFieldOptionInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const [field] = await sql.read<{ id: string; type: string; has_options: boolean }>(
       `SELECT f.id, t.type, t.has_options FROM custom_field f

@@ -6,7 +6,6 @@ import type { CreateCustomFieldInput } from './custom-field.schema.js';
 /** Defines a custom field of one model; its group (checked to exist first) must be of that model. */
 export function createCustomField(modelKey: string): EntityCreate<CreateCustomFieldInput> {
   return {
-    ownTransaction: true,
     async run({ sql, now }, input) {
       // the model, the type (by id or by its type), the group's model and whether the name is taken: one read
       const [found] = await sql.read<{

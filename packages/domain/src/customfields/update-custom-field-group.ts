@@ -2,7 +2,6 @@ import type { EntityUpdate } from '../shared/entity/index.js';
 import type { UpdateCustomFieldGroupInput } from './custom-field.schema.js';
 
 export const updateCustomFieldGroup: EntityUpdate<UpdateCustomFieldGroupInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('custom_field_group', id, {
       name: input.name,

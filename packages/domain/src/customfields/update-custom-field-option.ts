@@ -2,7 +2,6 @@ import type { EntityUpdate } from '../shared/entity/index.js';
 import type { UpdateCustomFieldOptionInput } from './custom-field.schema.js';
 
 export const updateCustomFieldOption: EntityUpdate<UpdateCustomFieldOptionInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('custom_field_option', id, {
       label: input.label,

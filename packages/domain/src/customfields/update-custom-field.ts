@@ -5,7 +5,6 @@ import type { UpdateCustomFieldInput } from './custom-field.schema.js';
 
 /** Changes a definition; a new group (checked to exist first) must be of the field's model. */
 export const updateCustomField: EntityUpdate<UpdateCustomFieldInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     if (input.groupId) {
       const [other] = await sql.read<{ id: string }>(

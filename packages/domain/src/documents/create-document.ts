@@ -8,7 +8,6 @@ import { linkColumns, linkReferences } from './linked-to.js';
 /** A finished upload becomes a document linked to one entity. */
 export const createDocument: EntityCreate<CreateDocumentInput> = {
   references: (input) => linkReferences(input.linkedTo),
-  ownTransaction: true,
   async run({ ctx, sql, now }, input) {
     const upload = await claimUpload(sql, input.uploadQueueId, now);
     const id = newEntityId('document');

@@ -7,7 +7,6 @@ import { linkColumns, linkReferences } from './linked-to.js';
 /** An invalid entity reference (linkedTo, documentTypeId) answers 400, as the 2025-10 change says. */
 export const createExternalDocument: EntityCreate<CreateExternalDocumentInput> = {
   references: (input) => linkReferences(input.linkedTo),
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('externaldocument');
     await sql.insert('external_document', {

@@ -8,7 +8,6 @@ import { assertNotRendered } from './rendered-document.js';
 /** Changes a document; a new finished upload replaces its file. */
 export const updateDocument: EntityUpdate<UpdateDocumentInput> = {
   references: (input) => linkReferences(input.linkedTo),
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the document's upload, read once for the rendered check and the release of its file
     const current = input.uploadQueueId !== undefined || input.linkedTo !== undefined ? await assertNotRendered(sql, id) : null;

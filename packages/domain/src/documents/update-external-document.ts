@@ -5,7 +5,6 @@ import { linkColumns, linkReferences } from './linked-to.js';
 
 export const updateExternalDocument: EntityUpdate<UpdateExternalDocumentInput> = {
   references: (input) => linkReferences(input.linkedTo),
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('external_document', id, {
       ...columnsOf({

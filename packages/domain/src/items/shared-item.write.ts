@@ -14,7 +14,6 @@ function assertOwner(shared: string, employeeId: string | null | undefined) {
 
 export const createSharedItem: EntityCreate<CreateSharedItemInput> = {
   // the row and its event through the transaction's reader, queued: one round trip
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const shared = input.shared ?? 'shared';
     assertOwner(shared, input.employeeId);
@@ -34,7 +33,6 @@ export const createSharedItem: EntityCreate<CreateSharedItemInput> = {
 };
 
 export const updateSharedItem: EntityUpdate<UpdateSharedItemInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // only a private item without an employee is refused: the row (locked by the update) is read
     // only when the update itself leaves that open

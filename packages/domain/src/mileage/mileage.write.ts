@@ -48,7 +48,6 @@ async function assertChangeable(sql: TenantReader, id: string): Promise<{ employ
 }
 
 export const createMileage: EntityCreate<CreateMileageInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     await assertOpenProject(sql, input.projectId);
     await checkRelatedHours(sql, input.employeeId, input.relatedHoursId);
@@ -69,7 +68,6 @@ export const createMileage: EntityCreate<CreateMileageInput> = {
 };
 
 export const updateMileage: EntityUpdate<UpdateMileageInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     const current = await assertChangeable(sql, id);
     await checkRelatedHours(sql, current.employeeId, input.relatedHoursId);

@@ -9,7 +9,6 @@ export const createSale: EntityCreate<CreateSaleInput> = {
   references: saleReferences,
   // the row, its project links, custom fields and event go through the transaction's reader, in a
   // transaction of our own: one round trip unless a contact or a reason is named (their rules are read first)
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const relation = resolveRelation(null, input);
     await assertSaleRules(sql, input, relation, null);

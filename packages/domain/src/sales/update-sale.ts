@@ -18,7 +18,6 @@ interface CurrentSale {
  */
 export const updateSale: EntityUpdate<UpdateSaleInput> = {
   references: saleReferences,
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the row is locked by the generic update: what it holds now is what this write changes
     const [current] = await sql.read<CurrentSale>(

@@ -37,7 +37,8 @@ export function tagsMatch(tags: readonly string[], updatedAt: Date | null): bool
  * to match (only `*` does).
  */
 export function withPrecondition(sql: TenantReader, pre: WritePrecondition): TenantReader {
-  const checked: TenantReader = Object.create(sql);
+  // a copy, not Object.create(sql): see withDeclaredColumns
+  const checked: TenantReader = { ...sql };
   checked.lockForUpdate = async (table, id) => {
     const found = await sql.lockForUpdate(table, id);
     if (!found || pre.checked) return found;

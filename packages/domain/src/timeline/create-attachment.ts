@@ -7,7 +7,6 @@ import type { CreateAttachmentInput } from './message.schema.js';
 /** Attaches an existing document to a message, once. */
 export const createAttachment: EntityCreate<CreateAttachmentInput> = {
   references: (input) => [{ path: 'documentId', target: document, id: input.documentId }],
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const [existing] = await sql.read<{ id: string }>(
       'SELECT id FROM timeline_attachment WHERE environment_id = $1 AND message_id = $2 AND document_id = $3',

@@ -14,7 +14,6 @@ export const createMessage: EntityCreate<CreateMessageInput> = {
   // the author must be a user of this environment (an author cannot be forged); the message
   // type, a declared reference, is checked with the entity's own
   references: (input) => [...linkReferences(input.linkedTo), { path: 'createdById', target: userTarget, id: input.createdById }],
-  ownTransaction: true,
   async run({ ctx, sql, now }, input) {
     let displayDate: Date | null = null;
     if (input.displayDate) {

@@ -28,7 +28,6 @@ async function assertNoneRunning(w: SqlWriteContext, employeeId: string, except?
 }
 
 export const createTimer: EntityCreate<CreateTimerInput> = {
-  ownTransaction: true,
   async run(w, input) {
     const [service] = await w.sql.read<{ projectId: string; hasHourType: boolean }>(
       `SELECT s.project_id AS "projectId",
@@ -111,7 +110,6 @@ async function moveTimer(w: SqlWriteContext, id: string, to: TimerState | undefi
 }
 
 export const updateTimer: EntityUpdate<UpdateTimerInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     await moveTimer(w, id, input.state, input.metadata);
   },

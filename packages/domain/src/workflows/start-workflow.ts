@@ -45,7 +45,6 @@ interface Template {
 export const startWorkflow: EntityCreate<StartWorkflowInput> = {
   references,
   // the default and its tasks are read once; the workflow, its tasks and its event go with the COMMIT
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const [template] = await sql.read<Template>(
       `SELECT d.id, d.name, d.applies_to, d.sequential,

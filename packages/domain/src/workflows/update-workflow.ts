@@ -8,7 +8,6 @@ import type { UpdateWorkflowInput } from './workflow.schema.js';
 export const updateWorkflow: EntityUpdate<UpdateWorkflowInput> = {
   references: (input) =>
     (input.tasks ?? []).map((t, n) => ({ path: `tasks.${n}.assigneeId`, target: employee, id: t.assigneeId })),
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     const state = await loadState(sql, id);
     if (!state) return;

@@ -26,13 +26,7 @@ export const workflowsRouter = router({
       .output(workflow.schema)
       .mutation(async ({ ctx, input }) => {
         const workflowId = input.workflowId ?? (await getEntity(ctx, workflowTask, input.taskId)).workflowId;
-        await updateEntity(
-          ctx,
-          workflow,
-          { ownTransaction: true, run: (w, id) => completeWorkflowTask(w, id, input.taskId) },
-          workflowId,
-          {},
-        );
+        await updateEntity(ctx, workflow, { run: (w, id) => completeWorkflowTask(w, id, input.taskId) }, workflowId, {});
         return getEntity(ctx, workflow, workflowId);
       }),
   }),

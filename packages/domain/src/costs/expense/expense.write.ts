@@ -33,7 +33,6 @@ interface ServiceToBookOn {
  * (purchase) type allows them (2021: is_attachment_allowed).
  */
 export const createExpense: EntityCreate<CreateExpenseInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const [service] = await sql.read<ServiceToBookOn>(
       `SELECT s.id, s.name, s.project_id AS "projectId", p.name AS "projectName",
@@ -118,7 +117,6 @@ async function assertChangeable(sql: TenantReader, id: string) {
 }
 
 export const updateExpense: EntityUpdate<UpdateExpenseInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await assertChangeable(sql, id);
     await sql.update('expense', id, {

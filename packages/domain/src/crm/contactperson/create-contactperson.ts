@@ -5,7 +5,6 @@ import type { CreateContactPersonInput } from './contactperson.schema.js';
 
 /** Links a person to an organization; a second link of the same pair is refused. */
 export const createContactPerson: EntityCreate<CreateContactPersonInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     // read first, so that the refusal names the link there is (the unique key would only say there is one)
     const [existing] = await sql.read<{ id: string }>(

@@ -3,7 +3,6 @@ import type { EntityUpdate } from '../../shared/entity/index.js';
 import type { UpdateContactPersonInput } from './contactperson.schema.js';
 
 export const updateContactPerson: EntityUpdate<UpdateContactPersonInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the named columns (the others keep theirs) and updated_at, one statement queued
     await sql.update('contact_person', id, {

@@ -6,7 +6,6 @@ import type { CreateMyOrganizationProfileInput } from './myorganizationprofile.s
 
 /** A company profile: its declared columns in one INSERT (the one main profile is kept by the generic write). */
 export const createMyOrganizationProfile: EntityCreate<CreateMyOrganizationProfileInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('myorganizationprofile');
     await sql.insert(myOrganizationProfile.table, { ...columnsOfWrite(myOrganizationProfile, input), id, updated_at: now });

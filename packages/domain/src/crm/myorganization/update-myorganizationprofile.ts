@@ -5,7 +5,6 @@ import type { UpdateMyOrganizationProfileInput } from './myorganizationprofile.s
 
 /** The named columns of a company profile, in one UPDATE. */
 export const updateMyOrganizationProfile: EntityUpdate<UpdateMyOrganizationProfileInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update(myOrganizationProfile.table, id, { ...columnsOfWrite(myOrganizationProfile, input), updated_at: now });
   },

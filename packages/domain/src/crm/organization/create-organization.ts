@@ -15,7 +15,6 @@ export const createOrganization: EntityCreate<CreateOrganizationInput> = {
   references: organizationReferences,
   // the row, its addresses, interests, contact links, custom fields and event go through the
   // transaction's reader: a transaction of our own, sent with its COMMIT in one round trip
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('organization');
     const settings = debtorSettings(null, input.debtor);

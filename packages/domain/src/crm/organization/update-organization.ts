@@ -13,7 +13,6 @@ import {
 export const updateOrganization: EntityUpdate<UpdateOrganizationInput> = {
   references: organizationReferences,
   // as the create: through the transaction's reader, in a transaction of our own
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued
     await sql.update('organization', id, { ...organizationColumns(input), updated_at: now });

@@ -18,7 +18,6 @@ export const createPerson: EntityCreate<CreatePersonInput> = {
   // the row, its address, interests, lists, contact links, custom fields and event go through the
   // transaction's reader: a transaction of our own, sent with its COMMIT in one round trip (a gender
   // named by its name is read first)
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('person');
     // the columns left out take their defaults; updated_at is set as Prisma's @updatedAt would

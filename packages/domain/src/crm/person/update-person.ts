@@ -15,7 +15,6 @@ import {
 export const updatePerson: EntityUpdate<UpdatePersonInput> = {
   references: personReferences,
   // as the create: through the transaction's reader, in a transaction of our own
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the named columns and updated_at (as Prisma's @updatedAt would), one statement queued; the
     // full name follows from the names as stored after it, without reading them into the process

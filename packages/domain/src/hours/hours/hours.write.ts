@@ -219,7 +219,6 @@ export function resolveHoursBillable(invoiceMethod: string, lineBillable: boolea
  * with whichever write context it has.
  */
 export const createHours = {
-  ownTransaction: true,
   async run(w: SqlWriteContext, input: CreateHoursInput): Promise<string> {
     const timing = timingOf(input) as Timing;
     const booked = await checkBooking(w, { ...input, date: timing.date, minutes: timing.minutes });
@@ -276,7 +275,6 @@ async function lockedHours(w: SqlWriteContext, id: string): Promise<{ row: Locke
 }
 
 export const updateHours: EntityUpdate<UpdateHoursInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const { row: current, reason } = await lockedHours(w, id);
     if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be changed.`);

@@ -10,7 +10,6 @@ function columns(input: UpdateHourTypeInput) {
 
 export const createHourType: EntityCreate<CreateHourTypeInput> = {
   // one INSERT queued in a transaction of our own, with the event
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId(HOUR_TYPE_PREFIX);
     await sql.insert('hour_type', { ...columns(input), id, updated_at: now });
@@ -19,7 +18,6 @@ export const createHourType: EntityCreate<CreateHourTypeInput> = {
 };
 
 export const updateHourType: EntityUpdate<UpdateHourTypeInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('hour_type', id, { ...columns(input), updated_at: now });
   },

@@ -63,7 +63,6 @@ async function storedAbsence(w: SqlWriteContext, id: string): Promise<StoredAbse
 
 export const createAbsence: EntityCreate<CreateAbsenceInput> = {
   references,
-  ownTransaction: true,
   async run(w, i) {
     assertPeriod(i.startDate, i.endDate);
     const id = newEntityId('absence');
@@ -86,7 +85,6 @@ export const createAbsence: EntityCreate<CreateAbsenceInput> = {
 
 export const updateAbsence: EntityUpdate<UpdateAbsenceInput> = {
   references,
-  ownTransaction: true,
   async run(w, id, i) {
     const row = await storedAbsence(w, id);
     const start = i.startDate ?? row.startDate;

@@ -15,7 +15,6 @@ export const createContract: EntityCreate<CreateContractInput> = {
     { path: 'contractTypeId', target: contractType, id: i.contractTypeId },
   ],
   // one INSERT queued in a transaction of our own, with the event
-  ownTransaction: true,
   async run({ sql, now }, i) {
     const id = newEntityId('contract');
     await sql.insert('contract', {

@@ -99,7 +99,6 @@ async function writeTeams(w: SqlWriteContext, employeeId: string, teams: { id: s
 
 export const createEmployee: EntityCreate<CreateEmployeeInput> = {
   references,
-  ownTransaction: true,
   async run(w, input) {
     const id = newEntityId('employee');
     const data = await columns(w, null, { employmentStatus: 'active', ...input });
@@ -111,7 +110,6 @@ export const createEmployee: EntityCreate<CreateEmployeeInput> = {
 
 export const updateEmployee: EntityUpdate<UpdateEmployeeInput> = {
   references,
-  ownTransaction: true,
   async run(w, id, input) {
     await w.sql.update('employee', id, { ...columnsOf(await columns(w, id, input)), updated_at: w.now });
     await writeTeams(w, id, input.teams);

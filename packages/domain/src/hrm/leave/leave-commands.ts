@@ -17,7 +17,6 @@ import {
 /** leave.request: leave taken over a period, with status requested; refused when approving it would overdraw the balance. */
 export const requestLeave: EntityCreate<RequestLeaveInput> = {
   references: leaveReferences,
-  ownTransaction: true,
   async run(w, i) {
     await holdEmployees(w, [i.employeeId]);
     const v = await leaveValues(w, i.employeeId, i);

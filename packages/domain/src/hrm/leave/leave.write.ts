@@ -165,7 +165,6 @@ export async function storedLeave(w: SqlWriteContext, id: string): Promise<Store
  */
 export const createLeave: EntityCreate<CreateLeaveInput> = {
   references: leaveReferences,
-  ownTransaction: true,
   async run(w, i) {
     await holdEmployees(w, [i.employeeId]);
     const v = await leaveValues(w, i.employeeId, i);
@@ -186,7 +185,6 @@ export const createLeave: EntityCreate<CreateLeaveInput> = {
 
 export const updateLeave: EntityUpdate<UpdateLeaveInput> = {
   references: leaveReferences,
-  ownTransaction: true,
   async run(w, id, i) {
     const row = await storedLeave(w, id);
     const employeeId = i.employeeId ?? row.employeeId;

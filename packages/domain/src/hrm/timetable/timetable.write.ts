@@ -80,7 +80,6 @@ const dateOf = (d: string): Date => new Date(`${d}T00:00:00.000Z`);
 
 export const createTimetable: EntityCreate<CreateTimetableInput> = {
   references: (input): ReferenceCheck[] => [{ path: 'employeeId', target: employee, id: input.employeeId }],
-  ownTransaction: true,
   async run(w, input) {
     const p: Period = {
       employeeId: input.employeeId,
@@ -107,7 +106,6 @@ export const createTimetable: EntityCreate<CreateTimetableInput> = {
 };
 
 export const updateTimetable: EntityUpdate<UpdateTimetableInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const [row] = await w.sql.read<StoredTimetable>(
       `SELECT employee_id AS "employeeId", to_char(start_date, 'YYYY-MM-DD') AS "startDate",

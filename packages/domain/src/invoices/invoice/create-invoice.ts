@@ -17,7 +17,6 @@ import {
 export const createInvoice: EntityCreate<CreateInvoiceInput> = {
   references: invoiceReferences,
   // the row, its lines and its event through the transaction's reader, in a transaction of our own
-  ownTransaction: true,
   async run(w, input) {
     const term = input.paymentTermId ? await paymentTermById(w.sql, input.paymentTermId) : await defaultPaymentTerm(w.sql);
     const id = newEntityId('invoice');

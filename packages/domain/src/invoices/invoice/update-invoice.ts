@@ -17,7 +17,6 @@ import {
 /** PUT invoices/invoice/{id}: only a draft changes (and is sent when its status_id asks); a sent invoice is credited instead. */
 export const updateInvoice: EntityUpdate<UpdateInvoiceInput> = {
   references: invoiceReferences,
-  ownTransaction: true,
   async run(w, id, input) {
     const row = await lockedInvoice(w, id);
     assertDraft(row, 'edited');

@@ -63,7 +63,6 @@ async function settle(
 const isoDay = (d: Date): string => d.toISOString().slice(0, 10);
 
 export const registerPayment: EntityCreate<RegisterPaymentInput> = {
-  ownTransaction: true,
   async run(w, input) {
     const inv = await payableInvoice(w, input.invoiceId);
     const amount = cents(input.amount);
@@ -84,7 +83,6 @@ export const registerPayment: EntityCreate<RegisterPaymentInput> = {
 };
 
 export const updatePayment: EntityUpdate<UpdatePaymentInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const [current] = await w.sql.read<{ invoiceId: string; amount: string; isOverpayment: boolean }>(
       `SELECT invoice_id AS "invoiceId", amount::text AS amount, is_overpayment AS "isOverpayment"

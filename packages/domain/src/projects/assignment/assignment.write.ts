@@ -45,7 +45,6 @@ async function assertStatusOpen(sql: TenantReader, statusId: string | null | und
 /** Plans work on an hour type line; the project and service are those of the line. */
 export const createAssignment: EntityCreate<CreateAssignmentInput> = {
   references: statusReferences,
-  ownTransaction: true,
   async run({ sql, now }, input) {
     await assertStatusOpen(sql, input.statusId);
     if (input.startDate && input.endDate && input.endDate < input.startDate) {
@@ -84,7 +83,6 @@ export const createAssignment: EntityCreate<CreateAssignmentInput> = {
 
 export const updateAssignment: EntityUpdate<UpdateAssignmentInput> = {
   references: statusReferences,
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await assertStatusOpen(sql, input.statusId);
     await sql.update('assignment', id, {

@@ -9,7 +9,6 @@ import { projectService } from '../service/project-service.entity.js';
  * update; each moved service changed too, so subscribers hear of every one.
  */
 export const approveAcquisitionProject: EntityUpdate<Record<string, never>> = {
-  ownTransaction: true,
   async run({ sql, now }, id) {
     // one statement: the project (locked by the update) moves only from acquisition, and its
     // acquisition services with it; a project in execution moves nothing

@@ -29,7 +29,6 @@ function columns(input: UpdateProjectInput): Record<string, unknown> {
 /** A new project without a status starts in the environment's first open status. */
 export const createProject: EntityCreate<CreateProjectInput> = {
   // the row, its status, custom fields and event through the transaction's reader, queued: one round trip
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('project');
     await sql.insert('project', {
@@ -53,7 +52,6 @@ export const createProject: EntityCreate<CreateProjectInput> = {
 };
 
 export const updateProject: EntityUpdate<UpdateProjectInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     if (input.billable !== undefined) {
       // the project is locked by the update: its billable and its services are as this write sees them

@@ -11,7 +11,6 @@ export const createProjectEmployee: EntityCreate<CreateProjectEmployeeInput> = {
     { path: 'projectId', target: project, id: input.projectId },
     { path: 'employeeId', target: employee, id: input.employeeId },
   ],
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const [existing] = await sql.read<{ id: string }>(
       'SELECT id FROM project_employee WHERE environment_id = $1 AND project_id = $2 AND employee_id = $3',

@@ -4,7 +4,6 @@ import type { CreateAssignmentStatusInput, UpdateAssignmentStatusInput } from '.
 
 /** A new status goes last unless its place is given. */
 export const createAssignmentStatus: EntityCreate<CreateAssignmentStatusInput> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('assignmentstatus');
     // the last place is found by PostgreSQL in the INSERT itself: nothing read back, one round trip
@@ -20,7 +19,6 @@ export const createAssignmentStatus: EntityCreate<CreateAssignmentStatusInput> =
 };
 
 export const updateAssignmentStatus: EntityUpdate<UpdateAssignmentStatusInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('assignment_status', id, {
       name: input.name,

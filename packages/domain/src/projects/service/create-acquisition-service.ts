@@ -8,7 +8,6 @@ import { saveProjectService } from './save-project-service.js';
  * never billed, so every hour type is non-billable.
  */
 export const createAcquisitionService: EntityCreate<CreateAcquisitionServiceInput> = {
-  ownTransaction: true,
   async run(w, input) {
     const [project] = await w.sql.read<{ phase: string }>('SELECT phase FROM project WHERE environment_id = $1 AND id = $2', [
       input.projectId,

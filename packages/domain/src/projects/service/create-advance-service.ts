@@ -6,7 +6,6 @@ import { saveProjectService } from './save-project-service.js';
 
 /** An advance (prepayment) invoiced as one fixed price, set up from the environment's advance configuration. */
 export const createAdvanceService: EntityCreate<CreateAdvanceServiceInput> = {
-  ownTransaction: true,
   async run(w, input) {
     const config = await loadAdvanceConfiguration(w.sql);
     if (!config) {

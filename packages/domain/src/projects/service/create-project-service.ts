@@ -4,6 +4,5 @@ import { saveProjectService } from './save-project-service.js';
 
 /** Stores an invoiceable service (fixed price unless another invoice method is named). */
 export const createProjectService: EntityCreate<CreateProjectServiceInput> = {
-  ownTransaction: true,
   run: (w, input) => saveProjectService(w, { kind: 'invoiceable' }, input),
 };

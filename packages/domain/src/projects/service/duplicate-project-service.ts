@@ -5,7 +5,6 @@ import type { DuplicateProjectServiceInput } from './project-service.schema.js';
 
 /** A copy of a service on the same project with a new UUID v7 id, its lines and open installments; never invoiced. */
 export const duplicateProjectService: EntityCreate<DuplicateProjectServiceInput & { sourceId: string }> = {
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = input.sourceId;
     // one read: whether the project is closed, and the ids of the parts to copy (in their order)

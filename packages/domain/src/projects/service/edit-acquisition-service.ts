@@ -5,7 +5,6 @@ import { saveProjectService, serviceForEdit } from './save-project-service.js';
 
 /** Edits an acquisition service, only while it is still in acquisition; its cost types stay as they are. */
 export const editAcquisitionService: EntityUpdate<UpdateAcquisitionServiceInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const existing = await serviceForEdit(w.sql, id, 'acquisition');
     if (existing.phase !== 'acquisition') {

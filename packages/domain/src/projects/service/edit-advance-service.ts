@@ -7,7 +7,6 @@ import { saveProjectService, serviceForEdit } from './save-project-service.js';
 export const missingAdvanceService = (id: string) => new BusinessRuleError(`there is no advance service ${id}`);
 
 export const editAdvanceService: EntityUpdate<UpdateAdvanceServiceInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const existing = await serviceForEdit(w.sql, id, 'advance', () => missingAdvanceService(id));
     await saveProjectService(w, { kind: 'advance', existing }, input);

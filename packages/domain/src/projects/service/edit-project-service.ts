@@ -7,7 +7,6 @@ import { saveProjectService, serviceForEdit } from './save-project-service.js';
  * longer be edited (invoiced, or its project closed) or the edit would leave it invalid.
  */
 export const editProjectService: EntityUpdate<UpdateProjectServiceInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const existing = await serviceForEdit(w.sql, id, 'invoiceable');
     await saveProjectService(w, { kind: 'invoiceable', existing }, input);

@@ -6,7 +6,6 @@ import { editRefusal, saveProjectService, serviceForWrite } from './save-project
 
 /** Changes a service of any kind, unless it has been invoiced or its project is closed. */
 export const updateProjectService: EntityUpdate<UpdateProjectServiceInput> = {
-  ownTransaction: true,
   async run(w, id, input) {
     const existing = await serviceForWrite(w.sql, id);
     if (!existing) throw new NotFoundError('projectservice', id);

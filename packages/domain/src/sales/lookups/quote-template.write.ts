@@ -21,7 +21,6 @@ const templateColumns = (input: UpdateQuoteTemplateInput) => ({
 
 export const createQuoteTemplate: EntityCreate<CreateQuoteTemplateInput> = {
   // one INSERT queued with the event: one round trip
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('quotetemplate');
     await sql.insert('quote_template', { ...templateColumns(input), id, created_at: now, updated_at: now });
@@ -30,7 +29,6 @@ export const createQuoteTemplate: EntityCreate<CreateQuoteTemplateInput> = {
 };
 
 export const updateQuoteTemplate: EntityUpdate<UpdateQuoteTemplateInput> = {
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('quote_template', id, { ...templateColumns(input), updated_at: now });
   },

@@ -19,7 +19,6 @@ import {
  */
 export const createQuote: EntityCreate<CreateQuoteInput> = {
   references: quoteReferences,
-  ownTransaction: true,
   async run(w, input) {
     const { sql, now } = w;
     const id = newEntityId('quote');

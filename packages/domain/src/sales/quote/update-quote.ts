@@ -7,7 +7,6 @@ import { assertDraft, moveQuote, quoteReferences, quoteState, writeServiceGroups
 /** Changes a quote: its fields, its groups (a draft only) and its step in the flow. */
 export const updateQuote: EntityUpdate<UpdateQuoteInput> = {
   references: quoteReferences,
-  ownTransaction: true,
   async run(w, id, input) {
     const { sql, now } = w;
     // read after the generic update's row lock: the status as the quote's last writer left it

@@ -152,7 +152,6 @@ export const createSaleService: EntityCreate<CreateSaleServiceInput> = {
   references: saleServiceReferences,
   // through the transaction's reader in a transaction of our own: the row, its hour and cost types
   // and its event are queued together (one round trip)
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const method = input.invoiceMethod ?? 'fixed_price';
     const id = newEntityId('saleservice');
@@ -187,7 +186,6 @@ interface KeptLines {
 
 export const updateSaleService: EntityUpdate<UpdateSaleServiceInput> = {
   references: saleServiceReferences,
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     // the row is locked by the generic update; its hour and cost types come along, for a new
     // invoice method to re-apply the billable rule to (in their order)

@@ -70,7 +70,6 @@ async function writeLines(sql: TenantReader, defaultServiceId: string, input: Up
 export const createDefaultService: EntityCreate<CreateDefaultServiceInput> = {
   references,
   // the row, its lines and its event through the transaction's reader, queued: one round trip
-  ownTransaction: true,
   async run({ sql, now }, input) {
     const id = newEntityId('defaultservice');
     await sql.insert('default_service', { ...columns(input), id, updated_at: now });
@@ -81,7 +80,6 @@ export const createDefaultService: EntityCreate<CreateDefaultServiceInput> = {
 
 export const updateDefaultService: EntityUpdate<UpdateDefaultServiceInput> = {
   references,
-  ownTransaction: true,
   async run({ sql, now }, id, input) {
     await sql.update('default_service', id, { ...columns(input), updated_at: now });
     await writeLines(sql, id, input);

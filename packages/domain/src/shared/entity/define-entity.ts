@@ -177,6 +177,10 @@ export function entityOfTable(table: string): AnyEntity | undefined {
 export function declaredEntities(): AnyEntity[] {
   return [...declared];
 }
+/** How many entities are declared (without copying the list: asked on every write). */
+export function declaredEntityCount(): number {
+  return declared.length;
+}
 const declared: AnyEntity[] = [];
 
 /**

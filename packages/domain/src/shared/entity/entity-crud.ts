@@ -30,10 +30,9 @@ export interface SqlWriteContext {
 /**
  * A use case's write, declared once for every input: it writes through the tenant reader only
  * (its `run` gets no Prisma transaction, so the compiler holds it to that), in a transaction of
- * our own, pipelined. `ownTransaction: true` is what the declarations said when there were two
- * kinds of write; it is the only kind now.
+ * our own, pipelined.
  */
-export type EntityWrite<Run> = { ownTransaction?: true; run: Run };
+export type EntityWrite<Run> = { run: Run };
 
 export type EntityCreate<C> = {
   /** references beyond the entity's own ref fields (nested ids), checked with them before the write */

@@ -1,5 +1,5 @@
 import type { ReadOptions, TenantReader } from '@bo/db';
-import { type AnyEntity, declaredEntities, fieldsOf } from './define-entity.js';
+import { type AnyEntity, declaredEntities, declaredEntityCount, fieldsOf } from './define-entity.js';
 import { columnOf } from './fields.js';
 
 /**
@@ -112,8 +112,8 @@ let catalog: { count: number; roles: Map<string, Map<string, ColumnRole>> } | un
 
 /** The catalog of id columns (built when first asked, after the router has declared every entity). */
 export function referenceColumns(): ReadonlyMap<string, ReadonlyMap<string, ColumnRole>> {
-  const entities = declaredEntities();
-  if (!catalog || catalog.count !== entities.length) catalog = { count: entities.length, roles: rolesOf(entities) };
+  const count = declaredEntityCount();
+  if (!catalog || catalog.count !== count) catalog = { count, roles: rolesOf(declaredEntities()) };
   return catalog.roles;
 }
 
@@ -139,17 +139,21 @@ export function assertDeclaredColumns(table: string, columns: Iterable<string>):
 }
 
 const INSERT = /INSERT\s+INTO\s+"?([a-z_][a-z0-9_]*)"?\s*\(([^)]*)\)/gi;
-/** Statements already seen to name declared columns only (the texts are few: built from constants). */
+/** Statements already seen to name declared id columns only, or none (the texts are few: built from constants). */
 const checkedStatements = new Set<string>();
 
 /** The columns every `INSERT INTO <table> (<columns>)` of a raw statement names, held to the catalog. */
 export function assertDeclaredInsert(statement: string): void {
-  if (checkedStatements.has(statement) || !/INSERT\s+INTO/i.test(statement)) return;
-  for (const [, table, columns] of statement.matchAll(INSERT)) {
-    assertDeclaredColumns(
-      table as string,
-      (columns as string).split(',').map((c) => c.trim().replace(/^"|"$/g, '')),
-    );
+  if (checkedStatements.has(statement)) return;
+  // every text is remembered, an INSERT's or not: the texts are few, and a regular expression over
+  // a long SELECT on every statement of every write cost more than the lookup
+  if (/INSERT\s+INTO/i.test(statement)) {
+    for (const [, table, columns] of statement.matchAll(INSERT)) {
+      assertDeclaredColumns(
+        table as string,
+        (columns as string).split(',').map((c) => c.trim().replace(/^"|"$/g, '')),
+      );
+    }
   }
   if (checkedStatements.size > 5_000) checkedStatements.clear();
   checkedStatements.add(statement);
@@ -161,28 +165,31 @@ export function assertDeclaredInsert(statement: string): void {
  * expressions name other tables' columns too).
  */
 export function withDeclaredColumns(sql: TenantReader): TenantReader {
-  const checked: TenantReader = Object.create(sql);
-  checked.queue = (statement, params, options) => {
-    assertDeclaredInsert(statement);
-    return sql.queue(statement, params, options);
+  // a copy, not Object.create(sql): a per-write object used as a prototype is re-shaped by V8
+  // into prototype mode on every write, which cost more than the check itself
+  return {
+    ...sql,
+    queue: (statement, params, options) => {
+      assertDeclaredInsert(statement);
+      return sql.queue(statement, params, options);
+    },
+    read: <T>(statement: string, params?: readonly unknown[], options?: ReadOptions) => {
+      assertDeclaredInsert(statement);
+      return sql.read<T>(statement, params, options);
+    },
+    write: <T>(statement: string, params?: readonly unknown[], options?: ReadOptions) => {
+      assertDeclaredInsert(statement);
+      return sql.write<T>(statement, params, options);
+    },
+    insert: (table, columns) => {
+      assertDeclaredColumns(table, definedKeys(columns));
+      return sql.insert(table, columns);
+    },
+    update: (table, id, columns) => {
+      assertDeclaredColumns(table, definedKeys(columns));
+      return sql.update(table, id, columns);
+    },
   };
-  checked.read = <T>(statement: string, params?: readonly unknown[], options?: ReadOptions) => {
-    assertDeclaredInsert(statement);
-    return sql.read<T>(statement, params, options);
-  };
-  checked.write = <T>(statement: string, params?: readonly unknown[], options?: ReadOptions) => {
-    assertDeclaredInsert(statement);
-    return sql.write<T>(statement, params, options);
-  };
-  checked.insert = (table, columns) => {
-    assertDeclaredColumns(table, definedKeys(columns));
-    return sql.insert(table, columns);
-  };
-  checked.update = (table, id, columns) => {
-    assertDeclaredColumns(table, definedKeys(columns));
-    return sql.update(table, id, columns);
-  };
-  return checked;
 }
 
 const definedKeys = (columns: Readonly<Record<string, unknown>>): string[] =>
