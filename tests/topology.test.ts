@@ -687,8 +687,8 @@ async function remove(ix: Integration, e: Tracked): Promise<void> {
  * late (each waits for the run to have got somewhere), and the mix waits for them.
  */
 const OPS_AFTER_FAULTS = 40;
-const mix = { ops: 0, faultsDoneAtOp: Number.POSITIVE_INFINITY };
-const mixOpen = (end: number) => Date.now() < end || mix.ops < mix.faultsDoneAtOp + OPS_AFTER_FAULTS;
+const mix = { ops: 0, faultsDoneAtOp: Number.POSITIVE_INFINITY, aborted: false };
+const mixOpen = (end: number) => !mix.aborted && (Date.now() < end || mix.ops < mix.faultsDoneAtOp + OPS_AFTER_FAULTS);
 
 async function runIntegration(ix: Integration, end: number): Promise<void> {
   while (mixOpen(end)) {
@@ -713,7 +713,6 @@ interface Chaos {
   restartedApi: string | null;
   killedWorkerExit: number | string | null;
   replicaStatementsBeforeKill: number;
-  replicaKilledAt: number;
   workerKilledAt: number;
   move: MoveOutcome;
 }
@@ -722,7 +721,6 @@ const chaos: Chaos = {
   restartedApi: null,
   killedWorkerExit: null,
   replicaStatementsBeforeKill: 0,
-  replicaKilledAt: 0,
   workerKilledAt: 0,
   move: { ran: false, note: 'not reached' },
 };
@@ -774,7 +772,6 @@ async function runFaults(): Promise<void> {
   // the replica crashes (no shutdown checkpoint), and comes back a little later
   await when(0.55, async () => (await replicaStatements()) > 0, 'reads asked of the replica');
   chaos.replicaStatementsBeforeKill = await replicaStatements();
-  chaos.replicaKilledAt = Date.now();
   await replica.stop('immediate');
   note(`replica killed (pg_ctl stop -m immediate) after ${chaos.replicaStatementsBeforeKill} statements`);
   await sleep(Math.max(3_000, 0.1 * DURATION_MS));
@@ -901,7 +898,7 @@ describe('the whole topology: two API processes, two workers, a primary, a repli
       const end = runStarted + DURATION_MS;
       const faults = runFaults().catch((err: unknown) => {
         // the mix ends with the faults' failure, not after the wait for faults that will not come
-        mix.faultsDoneAtOp = Number.NEGATIVE_INFINITY;
+        mix.aborted = true;
         throw err;
       });
       await Promise.all([...integrations.map((ix) => runIntegration(ix, end)), faults]);
@@ -912,6 +909,7 @@ describe('the whole topology: two API processes, two workers, a primary, a repli
       expect(counts.writes.v3).toBeGreaterThan(0);
       expect(counts.crossProcessReads).toBeGreaterThan(0);
       expect(chaos.killedApi).toBe('api-2');
+      expect(chaos.restartedApi).toBe('api-3');
       expect(apis.find((a) => a.name === 'api-2')?.process.child.signalCode).toBe('SIGKILL');
       expect(chaos.killedWorkerExit).toBe('SIGKILL');
       expect(replica.running).toBe(true);
