@@ -153,9 +153,33 @@ async function ensurePostgres(mayStart) {
   return `PostgreSQL is not answering on ${where} and starting cluster ${version}/${name} failed (${why}): ${startIt}`;
 }
 
+// ---------------------------------------------------------------- PostgreSQL server binaries
+
+/**
+ * tests/read-replicas.test.ts and tests/topology.test.ts start PostgreSQL servers of their own
+ * (tests/support/pg-cluster.ts: initdb, pg_ctl, pg_basebackup from PG_BIN, Debian's PostgreSQL 15
+ * by default); as root they run them as the user `postgres` through runuser. Only checked.
+ * @returns {string | null} null when they are there, else the line saying what is missing
+ */
+function serverBinaries() {
+  const dir = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
+  const absent = ['initdb', 'pg_ctl', 'pg_basebackup'].filter((b) => !executable(`${dir}/${b}`));
+  const uses = 'tests/read-replicas.test.ts and tests/topology.test.ts start servers of their own';
+  if (absent.length > 0)
+    return `PostgreSQL's server binaries ${absent.join(', ')} are missing in ${dir} (${uses}): install Debian's postgresql-15, or set PG_BIN to a folder holding them`;
+  if (isRoot()) {
+    const user = spawnSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    if (user.status !== 0 || !onPath('runuser'))
+      return `running as root, the servers those tests start run as the user postgres through runuser, and there is no such user or no runuser: install Debian's postgresql-15, or run the tests as another user`;
+  }
+  return null;
+}
+
 // each missing piece is said as soon as it is known; nothing is started once the run cannot go ahead
 const chromium = ensureChromium();
 if (chromium) say(`MISSING: ${chromium}`);
-const postgres = await ensurePostgres(chromium === null);
+const binaries = serverBinaries();
+if (binaries) say(`MISSING: ${binaries}`);
+const postgres = await ensurePostgres(chromium === null && binaries === null);
 if (postgres) say(`MISSING: ${postgres}`);
-process.exit(chromium || postgres ? 1 : 0);
+process.exit(chromium || binaries || postgres ? 1 : 0);

@@ -1,7 +1,7 @@
 // PostgreSQL clusters a test starts itself: a primary made with initdb, replicas made from it with
 // pg_basebackup, each a server of its own on a free loopback port, under a temporary folder. For
 // tests that need what the machine's server cannot give (replication, a server to stop and start):
-// read replicas now, the whole topology later.
+// read replicas (tests/read-replicas.test.ts) and the whole topology (tests/topology.test.ts).
 //
 // Debian's server binaries refuse to run as root: as root, they run as `postgres` (runuser), on a
 // folder that user owns. Made for speed, not durability: fsync off, small shared buffers.
@@ -28,8 +28,11 @@ export interface PgCluster {
   query<T extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[], database?: string): Promise<T[]>;
   /** `pg_ctl start` (waits until it accepts connections) */
   start(): Promise<void>;
-  /** `pg_ctl stop -m fast`: connections are closed at once */
-  stop(): Promise<void>;
+  /**
+   * `pg_ctl stop -m fast` (connections are closed at once), or `-m immediate`: the server quits
+   * without a shutdown checkpoint, as after a crash (its next start recovers from the WAL)
+   */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   readonly running: boolean;
 }
 
@@ -106,9 +109,9 @@ function cluster(root: string, name: string, port: number): PgCluster {
       await pgBin('pg_ctl', ['-D', dir, '-w', '-t', '60', '-l', `${dir}.log`, '-o', `-p ${port} -k ${root}`, 'start']);
       running = true;
     },
-    async stop() {
+    async stop(mode = 'fast') {
       if (!running) return;
-      await pgBin('pg_ctl', ['-D', dir, '-w', '-t', '60', '-m', 'fast', 'stop']);
+      await pgBin('pg_ctl', ['-D', dir, '-w', '-t', '60', '-m', mode, 'stop']);
       running = false;
     },
   };

@@ -53,7 +53,8 @@ export function spawnNode(
   return { child, output: () => out, exited };
 }
 
-async function startNodeProcess(
+/** Node on `args` at the repository's root; resolves once its output matches `ready` (fails after `timeoutMs`). */
+export async function startNodeProcess(
   args: string[],
   env: Record<string, string>,
   ready: RegExp,
