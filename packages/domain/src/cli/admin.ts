@@ -71,7 +71,11 @@ async function main(argv: string[]): Promise<number> {
   };
 
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    databaseUrls: (process.env.DATABASE_URLS ?? '').split(',').map((u) => u.trim()),
+    dataDir,
+  });
   const caller = createCaller({ prisma: database.prisma, principal: { kind: 'system' }, clock: systemClock });
   try {
     const print = (data: unknown, text: string) => console.log(values.json ? JSON.stringify(data) : text);
