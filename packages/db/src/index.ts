@@ -1,4 +1,4 @@
-export { createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
+export { aliasClient, createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
 export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
 export type {

@@ -50,8 +50,14 @@ const GLOBAL_TABLES = new Set([
   'environment_placement',
 ]);
 
-/** rows changed this long before the bulk copy began are copied again (transactions open then, clock skew) */
-const CATCH_UP_MARGIN_SECONDS = 300;
+/**
+ * The catch-up copies rows changed since the oldest transaction open on the old cluster when the bulk
+ * began, less this margin: Prisma sets updated_at from the API process's clock, which may run this much
+ * behind the database's (keep the machines on NTP).
+ */
+const CATCH_UP_MARGIN_SECONDS = 10;
+/** rows per page of the catch-up (the writes are refused meanwhile: large pages) */
+const CATCH_UP_BATCH = 5_000;
 /** the longest the move waits for writes admitted before the freeze to end */
 const DRAIN_LIMIT_MS = 15_000;
 
@@ -60,7 +66,8 @@ interface MovedTable {
   key: string[];
   /** every column but generated ones */
   columns: string[];
-  hasUpdatedAt: boolean;
+  /** the column that tells rows changed since a moment (updated_at; the outbox's occurred_at: events are only inserted), or none: copied whole */
+  changedAt: string | null;
 }
 
 /** the tenant tables of the schema, parents first (the order does not matter to the copy: FK triggers are off) */
@@ -70,9 +77,10 @@ async function tenantTables(prisma: PrismaClient): Promise<MovedTable[]> {
             array(SELECT a.attname::text FROM pg_attribute a
                    WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
                    ORDER BY a.attnum) AS columns,
-            array(SELECT a.attname::text FROM pg_constraint con, unnest(con.conkey) WITH ORDINALITY k(attnum, n)
-                    JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
-                   WHERE con.conrelid = c.oid AND con.contype = 'p' ORDER BY k.n) AS key
+            array(SELECT a.attname::text FROM pg_index i
+                    CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, n)
+                    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                   WHERE i.indrelid = c.oid AND i.indisprimary ORDER BY k.n) AS key
        FROM pg_class c
       WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
         AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'environment_id' AND NOT a.attisdropped)
@@ -82,7 +90,8 @@ async function tenantTables(prisma: PrismaClient): Promise<MovedTable[]> {
     .filter((r) => !GLOBAL_TABLES.has(r.table_name))
     .map((r) => {
       if (r.key.length === 0) throw new Error(`table ${r.table_name} has no primary key: it cannot be moved`);
-      return { name: r.table_name, key: r.key, columns: r.columns, hasUpdatedAt: r.columns.includes('updated_at') };
+      const changedAt = r.columns.includes('updated_at') ? 'updated_at' : r.table_name === 'event' ? 'occurred_at' : null;
+      return { name: r.table_name, key: r.key, columns: r.columns, changedAt };
     });
 }
 
@@ -97,7 +106,7 @@ async function readPage(
   limit: number,
   since: Date | null,
 ): Promise<{ json: string; n: number }> {
-  const filter = since ? 'AND updated_at >= $4' : '';
+  const filter = since && table.changedAt ? `AND ${tableIdent(table.changedAt)} >= $4` : '';
   const [row] = await source.$queryRawUnsafe<{ json: string; n: number }[]>(
     `SELECT coalesce(json_agg(t), '[]')::text AS json, count(*)::int AS n FROM (
        SELECT ${list(table.columns)} FROM ${tableIdent(table.name)}
@@ -105,7 +114,7 @@ async function readPage(
     environmentId,
     offset,
     limit,
-    ...(since ? [since] : []),
+    ...(since && table.changedAt ? [since] : []),
   );
   return row ?? { json: '[]', n: 0 };
 }
@@ -166,6 +175,13 @@ async function deleteGone(source: PrismaClient, target: PrismaClient, table: Mov
   });
 }
 
+/** The environment's row count of every table, in one statement. */
+async function countRows(prisma: PrismaClient, tables: MovedTable[], environmentId: string): Promise<Map<string, number>> {
+  const parts = tables.map((t, i) => `SELECT ${i} AS i, count(*)::int AS n FROM ${tableIdent(t.name)} WHERE environment_id = $1`);
+  const rows = await prisma.$queryRawUnsafe<{ i: number; n: number }[]>(parts.join(' UNION ALL '), environmentId);
+  return new Map(rows.map((r) => [tables[r.i]?.name ?? '', r.n]));
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until every transaction of the source cluster that began before `since` has ended. */
@@ -222,8 +238,11 @@ export async function moveEnvironment(
   if (missing.length > 0) throw new BusinessRuleError(`cluster ${to} lacks ${missing.join(', ')}: run db:migrate`);
 
   // 1. bulk, with the environment in service
+  // a row a transaction open now writes has that transaction's start (or a later one) as updated_at
   const [mark] = await source.$queryRawUnsafe<{ since: Date }[]>(
-    `SELECT now() - make_interval(secs => ${CATCH_UP_MARGIN_SECONDS}) AS since`,
+    `SELECT least(now(), (SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database()
+                            AND pid <> pg_backend_pid() AND backend_type = 'client backend'))
+            - make_interval(secs => ${CATCH_UP_MARGIN_SECONDS}) AS since`,
   );
   const since = mark?.since ?? new Date(0);
   let rows = 0;
@@ -243,9 +262,21 @@ export async function moveEnvironment(
 
     // 3. catch-up
     await dispatchAll(source, env.id);
-    for (const table of tables) {
-      caughtUpRows += await copyTable(source, target.prisma, table, env.id, batchSize, table.hasUpdatedAt ? since : null);
-      deletedRows += await deleteGone(source, target.prisma, table, env.id);
+    const [sourceCounts, targetCounts] = await Promise.all([
+      countRows(source, tables, env.id),
+      countRows(target.prisma, tables, env.id),
+    ]);
+    // tables the environment has no row in, on either side, have nothing to catch up
+    const touched = tables.filter((t) => (sourceCounts.get(t.name) ?? 0) > 0 || (targetCounts.get(t.name) ?? 0) > 0);
+    for (const table of touched) {
+      caughtUpRows += await copyTable(source, target.prisma, table, env.id, CATCH_UP_BATCH, since);
+    }
+    // every row of the old cluster is on the new one now: more rows there are rows deleted meanwhile
+    const after = await countRows(target.prisma, touched, env.id);
+    for (const table of touched) {
+      if ((after.get(table.name) ?? 0) > (sourceCounts.get(table.name) ?? 0)) {
+        deletedRows += await deleteGone(source, target.prisma, table, env.id);
+      }
     }
     // the environment's next events come after every event it had: its feed cursors stay good
     await target.prisma.$queryRawUnsafe(
@@ -266,7 +297,8 @@ export async function moveEnvironment(
   log(`${environment} is on cluster ${to}; its writes were refused for ${writesBlockedMs} ms`);
 
   // 5. the old copy goes
-  for (const table of tables) {
+  const left = await countRows(source, tables, env.id);
+  for (const table of tables.filter((t) => (left.get(t.name) ?? 0) > 0)) {
     await source.$transaction(
       async (tx) => {
         await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');

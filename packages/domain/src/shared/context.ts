@@ -1,6 +1,6 @@
 import type { WritePrecondition } from './precondition.js';
 import type { PrismaClient, ScopedClient } from '@bo/db';
-import { scopeToEnvironment } from '@bo/db';
+import { aliasClient, scopeToEnvironment } from '@bo/db';
 import type { Clock } from './clock.js';
 import type { JobQueue } from './jobs.js';
 import type { FileStorage } from './storage.js';
@@ -110,6 +110,8 @@ export function placedPrisma(global: PrismaClient, tenant: PrismaClient): Prisma
   let placed = placedClients.get(tenant);
   if (!placed) {
     placed = withGlobalModels(tenant, global);
+    // the raw paths (rawRead, the pool, its transactions) of the proxy are the environment cluster's
+    aliasClient(placed, tenant);
     placedClients.set(tenant, placed);
   }
   return placed;
