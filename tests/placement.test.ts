@@ -10,6 +10,7 @@ import { type MoveReport, moveEnvironment } from '@bo/domain/placement/move-envi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from './support/database.js';
 import { type PgClusters, startClusters } from './support/pg-cluster.js';
+import { Receiver, waitFor } from './support/receiver.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
 const run = promisify(execFile);
@@ -20,6 +21,7 @@ let second: PgClusters;
 let t: TestService;
 let acme: ApiClient;
 let beta: ApiClient;
+let receiver: Receiver;
 
 type Envelope<T = Record<string, unknown>> = { data: T };
 type Page = { items: { id: string; name: string }[] };
@@ -42,13 +44,16 @@ beforeAll(async () => {
     drop: async () => {},
   };
   // the service migrates both clusters on start
-  t = await startTestService({ db, databaseUrls: [first.primary.url('bo'), second.primary.url('bo')] });
+  // the worker in process: a job queue and delivery loops per cluster
+  t = await startTestService({ db, databaseUrls: [first.primary.url('bo'), second.primary.url('bo')], runWorker: true });
+  receiver = await new Receiver().start();
   acme = await t.environment('acme');
   beta = await t.environment('beta');
 }, 180_000);
 
 afterAll(async () => {
   await t?.stopService();
+  await receiver?.stop();
   if (t) rmSync(t.dataDir, { recursive: true, force: true });
   await Promise.all([first?.destroy(), second?.destroy()]);
 });
@@ -106,7 +111,8 @@ describe('placement on several clusters', () => {
       expect(onFirst?.n, table).toBeGreaterThan(0);
       expect(onSecond?.n, table).toBe(0);
     }
-    expect(await q(second, 'SELECT id FROM environment')).toEqual([]);
+    // the second cluster holds a copy of its own environments' rows only (for its worker's joins)
+    expect(await q(second, 'SELECT name FROM environment')).toEqual([{ name: 'beta' }]);
     // the environment's seeded defaults were written on its own cluster
     const [seeded] = await q<{ n: number }>(second, 'SELECT count(*)::int AS n FROM project_status WHERE environment_id = $1', [
       betaId,
@@ -159,6 +165,24 @@ describe('placement on several clusters', () => {
     expect(feed.status, feed.text).toBe(200);
     expect((feed.body as FeedPage).items.filter((i) => i.entityType === 'organization').length).toBe(1);
   });
+
+  it('a webhook of an environment on the second cluster is delivered by that cluster’s loop, from its outbox', async () => {
+    const sub = await beta.v3('POST', '/webhook.create', { url: receiver.url, events: ['organization.created'] });
+    expect(sub.status, sub.text).toBe(201);
+    const id = await create(beta, 'Beta Hooked');
+    await waitFor(() => receiver.received.find((r) => r.body.data.id === id), 15_000, 'the delivery');
+    const betaId = await environmentId('beta');
+    const [onSecond] = await q<{ n: number }>(
+      second,
+      'SELECT count(*)::int AS n FROM webhook_delivery WHERE environment_id = $1',
+      [betaId],
+    );
+    const [onFirst] = await q<{ n: number }>(first, 'SELECT count(*)::int AS n FROM webhook_delivery WHERE environment_id = $1', [
+      betaId,
+    ]);
+    expect(onSecond?.n).toBeGreaterThanOrEqual(1);
+    expect(onFirst?.n).toBe(0);
+  }, 30_000);
 
   it('a move while a reader and a writer run: reads never fail, writes pause (503 + Retry-After) then land on the new cluster, nothing lost or read twice, the old copy removed', async () => {
     const gamma = await t.environment('gamma');

@@ -25,6 +25,8 @@ export async function createEnvironment(
   const cluster = placement ? await placement.chooseForNew() : null;
   if (placement && cluster) await placement.set(id, cluster.index, false);
   const env = await ctx.prisma.environment.create({ data: { id, name: input.name } });
+  // a copy of the row on its own cluster, for the joins of that cluster's worker (a delivery names its environment)
+  if (cluster && cluster.index !== 0) await cluster.prisma.environment.create({ data: { id, name: input.name } });
   const db = scopedDb(cluster?.prisma ?? ctx.prisma, env.id);
   for (const seed of environmentSeeders) await seed(db);
   return { id: env.id, name: env.name };

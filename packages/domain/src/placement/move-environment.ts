@@ -237,6 +237,16 @@ export async function moveEnvironment(
   const missing = tables.filter((t) => !targetTables.has(t.name)).map((t) => t.name);
   if (missing.length > 0) throw new BusinessRuleError(`cluster ${to} lacks ${missing.join(', ')}: run db:migrate`);
 
+  // the environment's row, copied for the joins of the new cluster's worker (the first cluster's is the real one)
+  if (to !== 0) {
+    await target.prisma.$executeRawUnsafe(
+      'INSERT INTO environment (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+      env.id,
+      env.name,
+      env.createdAt,
+    );
+  }
+
   // 1. bulk, with the environment in service
   // a row a transaction open now writes has that transaction's start (or a later one) as updated_at
   const [mark] = await source.$queryRawUnsafe<{ since: Date }[]>(
@@ -307,6 +317,7 @@ export async function moveEnvironment(
       { timeout: 120_000 },
     );
   }
+  if (from !== 0) await source.$executeRawUnsafe('DELETE FROM environment WHERE id = $1', env.id);
   return {
     environment,
     from,
