@@ -85,6 +85,8 @@ export async function startTestService(
     limits?: Partial<ServiceLimits>;
     /** DATABASE_REPLICA_URLS: streaming replicas of the database's server (tests/support/pg-cluster.ts) */
     replicaUrls?: string[];
+    /** DATABASE_URLS: several clusters, the first the global one (its database replaces `db`'s) */
+    databaseUrls?: string[];
     /** REPLICA_MAX_LAG_MS (default 1000) */
     replicaMaxLagMs?: number;
     /** serve /metrics on a free port of 127.0.0.1 (service.metricsPort) */
@@ -102,7 +104,8 @@ export async function startTestService(
     port: 0,
     host: '127.0.0.1',
     httpPort: opts.httpPort ? 0 : null,
-    databaseUrl: db.url,
+    databaseUrl: opts.databaseUrls?.[0] ?? db.url,
+    databaseUrls: opts.databaseUrls,
     databaseReplicaUrls: opts.replicaUrls,
     replicaMaxLagMs: opts.replicaMaxLagMs,
     dataDir,

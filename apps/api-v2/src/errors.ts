@@ -38,8 +38,10 @@ export function renderV2Error(err: unknown, req: Request, res: Response, log: Er
     sendErrors(res, 500, ['internal error; the request id is in the X-Request-Id header']);
     return;
   }
-  if (domain.kind === 'rate_limited' && 'retryAfterSeconds' in domain) {
-    res.setHeader('Retry-After', String(domain.retryAfterSeconds));
+  // a rate limit, or a write paused while its environment moves between clusters (503)
+  const retryAfter: unknown = (domain as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if ((domain.kind === 'rate_limited' || domain.kind === 'unavailable') && typeof retryAfter === 'number') {
+    res.setHeader('Retry-After', String(retryAfter));
   }
   const messages =
     domain instanceof ValidationError

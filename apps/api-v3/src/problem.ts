@@ -101,8 +101,10 @@ export function renderV3Error(err: unknown, req: Request, res: Response, log: Er
   if (domain instanceof ValidationError) {
     return sendProblem(req, res, validationProblem(statusOfValidation(domain.violations), domain.violations));
   }
-  if (domain.kind === 'rate_limited' && 'retryAfterSeconds' in domain) {
-    res.setHeader('Retry-After', String(domain.retryAfterSeconds));
+  // a rate limit, or a write paused while its environment moves between clusters (503)
+  const retryAfter: unknown = (domain as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if ((domain.kind === 'rate_limited' || domain.kind === 'unavailable') && typeof retryAfter === 'number') {
+    res.setHeader('Retry-After', String(retryAfter));
   }
   const detail = domain.kind === 'forbidden' ? 'access denied' : domain.message;
   sendProblem(req, res, problem(STATUS[domain.kind], detail));

@@ -1,4 +1,4 @@
-import { createNotificationListener, type NotificationListenerOptions, type PrismaClient } from '@bo/db';
+import { createNotificationListener, type NotificationListenerOptions, placementOf, type PrismaClient } from '@bo/db';
 import { type Clock, JOB_VERSION_KEY, type JobContext, type JobQueue, systemClock } from '@bo/domain';
 import type { FileStorage } from '@bo/domain/shared/storage';
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from '@bo/domain/webhooks/webhook-config';
@@ -60,6 +60,15 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     webhooks: opts.webhooks,
     maintenance: opts.maintenance,
   };
+  // on several clusters a job of an environment runs against that environment's cluster, whichever
+  // queue holds it (a job queued before its environment moved runs on the new cluster)
+  const placement = placementOf(opts.prisma);
+  const contextOf = async (data: unknown): Promise<JobContext> => {
+    const environmentId = (data as { environmentId?: unknown } | null)?.environmentId;
+    if (!placement || typeof environmentId !== 'string') return ctx;
+    const prisma = await placement.clientOf(environmentId);
+    return prisma === ctx.prisma ? ctx : { ...ctx, prisma };
+  };
   for (const h of handlers) {
     await boss.createQueue(h.name, {
       name: h.name,
@@ -77,7 +86,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       async (jobs) => {
         for (const job of jobs) {
           try {
-            await h.handle({ id: job.id, data: job.data ?? {} }, ctx);
+            await h.handle({ id: job.id, data: job.data ?? {} }, await contextOf(job.data));
           } catch (err) {
             opts.log.warn({ err, job: job.id, queue: h.name }, 'job failed; it will be retried');
             throw err;

@@ -137,6 +137,24 @@ function replicaRouterFor(connectionString: string, opts: ClientOptions): Replic
 /** application_name of the connections reads hold on replicas (to be found in pg_stat_activity) */
 export const REPLICA_APPLICATION_NAME = 'bizops-replica-read';
 
+/**
+ * Makes `alias` (a proxy of `client`: an environment cluster's client with the global models of the
+ * global one, see the domain's placedPrisma) answer as `client` does for the raw paths, its pool, its
+ * router and its remembered reads, instead of falling back to Prisma's raw queries.
+ */
+export function aliasClient(alias: PrismaClient, client: PrismaClient): void {
+  const read = rawReads.get(client);
+  if (read) rawReads.set(alias, read);
+  const script = rawScripts.get(client);
+  if (script) rawScripts.set(alias, script);
+  const pool = pools.get(client);
+  if (pool) pools.set(alias, pool);
+  const router = routers.get(client);
+  if (router) routers.set(alias, router);
+  const remembered = rememberedByClient.get(client);
+  if (remembered) rememberedByClient.set(alias, remembered);
+}
+
 /** The replica router of a client made here with replicas; none otherwise (every read on the primary). */
 export function replicaRouterOf(client: PrismaClient): ReplicaRouter | undefined {
   return routers.get(client);

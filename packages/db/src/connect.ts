@@ -5,13 +5,19 @@ import { startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './migrations.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, type PoolGuards, poolConfig } from './pool.js';
 import type pg from 'pg';
-import { DEFAULT_REPLICA_MAX_LAG_MS } from './replicas.js';
+import { DEFAULT_REPLICA_MAX_LAG_MS, replicaName } from './replicas.js';
+import { type Cluster, Placement, registerPlacement } from './placement.js';
 
 export interface DatabaseOptions {
   /** hold a LISTEN connection (remembered reads are forgotten on notification; see remembered.ts); default true, never on the embedded database */
   listen?: boolean;
   /** a PostgreSQL server; when absent the embedded database under dataDir is used */
   databaseUrl?: string;
+  /**
+   * DATABASE_URLS: several clusters, the first the global one (it replaces databaseUrl); each
+   * environment's tenant data lives on one of them (placement.ts). One URL or none: one cluster.
+   */
+  databaseUrls?: string[];
   dataDir: string;
   /** loopback port the embedded database is served on (0: any free port) */
   embeddedPort?: number;
@@ -37,7 +43,32 @@ export interface Database {
   mode: 'server' | 'embedded' | 'embedded-shared';
   /** the settings any other pool on this database must use (see pool.ts), with its own extras */
   poolConfig(extra?: pg.PoolConfig): pg.PoolConfig;
+  /** with DATABASE_URLS: every cluster (the first is `prisma`'s) and where each environment lives */
+  placement?: Placement;
   close(): Promise<void>;
+}
+
+/** one PostgreSQL cluster of a database: its connection string, client and pool settings */
+export interface DatabaseCluster {
+  index: number;
+  connectionString: string;
+  prisma: PrismaClient;
+  poolConfig(extra?: pg.PoolConfig): pg.PoolConfig;
+}
+
+/** Every cluster of a database: the one it was opened on, or each of DATABASE_URLS. */
+export function clustersOf(database: Database): DatabaseCluster[] {
+  if (!database.placement)
+    return [{ index: 0, connectionString: database.connectionString, prisma: database.prisma, poolConfig: database.poolConfig }];
+  return database.placement.clusters.map((c) => ({
+    index: c.index,
+    connectionString: c.connectionString,
+    prisma: c.prisma,
+    poolConfig: (extra?: pg.PoolConfig) =>
+      c.index === 0
+        ? database.poolConfig(extra)
+        : poolConfig(c.connectionString, { embedded: false, idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS }, extra),
+  }));
 }
 
 interface EmbeddedInfo {
@@ -75,10 +106,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   });
   const others = (connectionString: string, embedded: boolean) => (extra?: pg.PoolConfig) =>
     poolConfig(connectionString, { embedded, idleTimeoutMs }, extra);
-  if (opts.databaseUrl) {
-    if (opts.migrate !== false) await applyMigrations(opts.databaseUrl, { log });
+  const urls = opts.databaseUrls?.filter((u) => u !== '') ?? [];
+  const databaseUrl = urls[0] ?? opts.databaseUrl;
+  if (databaseUrl) {
+    // each cluster runs its own migrations (the same folder): a tenant table exists everywhere
+    if (opts.migrate !== false) for (const url of urls.length > 1 ? urls : [databaseUrl]) await applyMigrations(url, { log });
     const max = opts.poolSize ?? 10;
-    const prisma = createPrismaClient(opts.databaseUrl, {
+    const prisma = createPrismaClient(databaseUrl, {
       max,
       guards: guards(false, max),
       listen: opts.listen ?? true,
@@ -92,12 +126,35 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
           }
         : {}),
     });
+    if (urls.length <= 1) {
+      return {
+        prisma,
+        connectionString: databaseUrl,
+        mode: 'server',
+        poolConfig: others(databaseUrl, false),
+        close: () => prisma.$disconnect(),
+      };
+    }
+    // the other clusters: the same pool guards; replicas are the first cluster's only
+    const clusters: Cluster[] = urls.map((url, index) => ({
+      index,
+      name: replicaName(url),
+      connectionString: url,
+      prisma: index === 0 ? prisma : createPrismaClient(url, { max, guards: guards(false, max), listen: opts.listen ?? true }),
+    }));
+    const placement = new Placement(clusters);
+    registerPlacement(placement);
+    log(`${clusters.length} clusters: ${clusters.map((c) => `${c.index}=${c.name}`).join(', ')}`);
     return {
       prisma,
-      connectionString: opts.databaseUrl,
+      connectionString: databaseUrl,
       mode: 'server',
-      poolConfig: others(opts.databaseUrl, false),
-      close: () => prisma.$disconnect(),
+      poolConfig: others(databaseUrl, false),
+      placement,
+      close: async () => {
+        await placement.close();
+        await prisma.$disconnect();
+      },
     };
   }
   const infoFile = embeddedInfoPath(opts.dataDir);

@@ -1,4 +1,4 @@
-export { createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
+export { aliasClient, createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
 export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
 export type {
@@ -15,8 +15,9 @@ export * from './list-query.js';
 export * from './list-sql.js';
 export { Prisma } from './generated/prisma/client.js';
 export type * as Models from './generated/prisma/models.js';
-export { openDatabase, embeddedInfoPath } from './connect.js';
-export type { Database, DatabaseOptions } from './connect.js';
+export { clustersOf, openDatabase, embeddedInfoPath } from './connect.js';
+export type { Database, DatabaseCluster, DatabaseOptions } from './connect.js';
+export { type Cluster, type EnvironmentPlace, PLACEMENT_TTL_MS, Placement, placementOf, registerPlacement } from './placement.js';
 export { applyMigrations, MigrationHistoryError } from './migrations.js';
 export { startEmbeddedDatabase } from './embedded.js';
 export { FilesystemStorage } from './file-storage.js';

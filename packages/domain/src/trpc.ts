@@ -1,11 +1,26 @@
 import { type AnyProcedure, type AnyRouter, initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
-import { noteRequestWrite, type ScopedClient, type TenantSql, tenantSql } from '@bo/db';
-import { BadRequestError, DomainError, REQUIRED_MESSAGE, toDomainError, ValidationError } from './shared/errors.js';
+import {
+  noteRequestWrite,
+  type Placement,
+  placementOf,
+  type PrismaClient,
+  type ScopedClient,
+  type TenantSql,
+  tenantSql,
+} from '@bo/db';
+import {
+  BadRequestError,
+  DomainError,
+  EnvironmentMovingError,
+  REQUIRED_MESSAGE,
+  toDomainError,
+  ValidationError,
+} from './shared/errors.js';
 import { unknownInputKeys } from './shared/unknown-input-keys.js';
 import type { DomainContext, UserPrincipal } from './shared/context.js';
-import { scopedDb } from './shared/context.js';
+import { placedPrisma, placedScopedDb, scopedDb } from './shared/context.js';
 import type { DeclaredRight, ModuleName, ProcedureMeta } from './shared/rights.js';
 import { requireDeclaredRight } from './shared/rights.js';
 
@@ -139,6 +154,28 @@ function userContext(ctx: DomainContext, right: DeclaredRight, type: ProcedureTy
   return { ...ctx, principal, db, sql };
 }
 
+/**
+ * The same on several clusters (DATABASE_URLS): ctx.prisma, ctx.db and ctx.sql are the environment's
+ * cluster (its global models, users and tokens, stay on the global one); a mutation of an environment
+ * whose move is copying its last changes is refused with 503 and Retry-After before it starts.
+ */
+async function placedUserContext(
+  placement: Placement,
+  ctx: DomainContext,
+  right: DeclaredRight,
+  type: ProcedureType,
+): Promise<ReturnType<typeof userContext>> {
+  requireDeclaredRight(ctx.principal, right);
+  const principal = ctx.principal as UserPrincipal;
+  const place = await placement.of(principal.environmentId);
+  if (place.writesFrozen && type === 'mutation') throw new EnvironmentMovingError();
+  const tenant: PrismaClient = place.cluster.prisma;
+  const db: ScopedClient = placedScopedDb(ctx.prisma, tenant, principal.environmentId);
+  // replicas are the first cluster's: on another cluster reads go to its primary
+  const sql = tenantSql(tenant, principal.environmentId, { replicaReads: type === 'query' });
+  return { ...ctx, prisma: placedPrisma(ctx.prisma, tenant), principal, db, sql };
+}
+
 type ProcedureType = 'query' | 'mutation' | 'subscription';
 
 /**
@@ -150,9 +187,12 @@ function run<R>(type: ProcedureType, next: () => Promise<R>): Promise<R> {
 }
 
 /** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */
-export const userProcedure = publicProcedure
-  .meta({ right: USER })
-  .use(({ ctx, next, type }) => run(type, () => next({ ctx: userContext(ctx, USER, type) })));
+export const userProcedure = publicProcedure.meta({ right: USER }).use(({ ctx, next, type }) => {
+  // on one cluster as it always was (no placement: one WeakMap miss per call)
+  const placement = placementOf(ctx.prisma);
+  if (!placement) return run(type, () => next({ ctx: userContext(ctx, USER, type) }));
+  return run(type, async () => next({ ctx: await placedUserContext(placement, ctx, USER, type) }));
+});
 
 /** db: Prisma scoped to the environment; sql: raw reads with the environment bound as $1 (hot list pages). */
 export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient; sql: TenantSql };
@@ -164,9 +204,12 @@ export type UserContext = DomainContext & { principal: UserPrincipal; db: Scoped
  */
 export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
   const right: DeclaredRight = { kind: 'module', module, level };
-  return publicProcedure
-    .meta({ right })
-    .use(({ ctx, next, type }) => run(type, () => next({ ctx: userContext(ctx, right, type) })));
+  return publicProcedure.meta({ right }).use(({ ctx, next, type }) => {
+    // on one cluster as it always was (no placement: one WeakMap miss per call)
+    const placement = placementOf(ctx.prisma);
+    if (!placement) return run(type, () => next({ ctx: userContext(ctx, right, type) }));
+    return run(type, async () => next({ ctx: await placedUserContext(placement, ctx, right, type) }));
+  });
 }
 
 /** Internal administration: only in-process callers with the system principal. */

@@ -11,6 +11,8 @@ export interface ServiceConfig {
   /** optional plain-HTTP listener (for a proxy or health checks); v2 refuses requests on it */
   httpPort: number | null;
   databaseUrl: string | undefined;
+  /** DATABASE_URLS: several clusters, the first the global one; environments are placed on them (docs/scaling.md, "Placement") */
+  databaseUrls?: string[];
   /** DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL's server; query reads may go there (read-your-writes kept) */
   databaseReplicaUrls?: string[];
   /** REPLICA_MAX_LAG_MS: a replica further behind the primary is not used (default 1000) */
@@ -112,12 +114,21 @@ function count(name: string, v: string | undefined, fallback: number): number {
   return n;
 }
 
+function databaseUrls(env: NodeJS.ProcessEnv): string[] {
+  return (env.DATABASE_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   return {
     port: int('PORT', env.PORT, 3000),
     host: env.HOST ?? '0.0.0.0',
     httpPort: env.HTTP_PORT ? int('HTTP_PORT', env.HTTP_PORT, 0) : null,
-    databaseUrl: env.DATABASE_URL || undefined,
+    // the first of DATABASE_URLS is the global cluster: every check of "a server" looks at this one
+    databaseUrl: databaseUrls(env)[0] ?? (env.DATABASE_URL || undefined),
+    databaseUrls: databaseUrls(env),
     databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
       .split(',')
       .map((u) => u.trim())

@@ -5,7 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { currentRequestScope, type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
+import { clustersOf, currentRequestScope, type Database, FilesystemStorage, openDatabase, type PrismaClient } from '@bo/db';
 import { type DemoAccess, seedDemoIfEmpty } from '@bo/demo';
 import { type Clock, type JobQueue, MaintenanceReader, setListLimits } from '@bo/domain';
 import { RenderPool } from '@bo/domain/rendering/render-pool';
@@ -95,6 +95,7 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    databaseUrls: config.databaseUrls,
     dataDir: config.dataDir,
     embeddedPort: config.embeddedDbPort,
     log: (msg) => log.info(msg),
@@ -112,18 +113,26 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
   // the same files in every process: on several machines DATA_DIR must be shared storage
   const storage = countingUploadBytes(new FilesystemStorage(path.join(config.dataDir, 'files')));
   const rendering = new RenderPool(config.rendering);
-  const worker = await opts.jobs({
-    connectionString: database.connectionString,
-    prisma: database.prisma,
-    log,
-    clock: opts.clock,
-    work: opts.work,
-    poolSize: database.mode === 'server' ? 4 : 1,
-    storage,
-    webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
-    pool: { ...database.poolConfig() },
-    maintenance,
-  });
+  // one job queue and one set of loops per cluster (DATABASE_URLS): an environment's jobs and outbox
+  // live on its cluster, enqueued in its transactions; with one cluster, the one queue as before
+  const workers: W[] = [];
+  for (const cluster of clustersOf(database)) {
+    workers.push(
+      await opts.jobs({
+        connectionString: cluster.connectionString,
+        prisma: cluster.prisma,
+        log,
+        clock: opts.clock,
+        work: opts.work,
+        poolSize: database.mode === 'server' ? 4 : 1,
+        storage,
+        webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
+        pool: { ...cluster.poolConfig() },
+        maintenance,
+      }),
+    );
+  }
+  const worker = workers.length === 1 ? (workers[0] as W) : allClusters(workers);
   const depth = worker.queueDepth;
   if (opts.work && depth) reportQueueDepth(() => depth.call(worker));
   return {
@@ -143,6 +152,33 @@ export async function startCore<W extends RunningJobs>(config: ServiceConfig, op
       await stopTracing();
     },
   };
+}
+
+/**
+ * The job queues of every cluster as one: the first one's `jobs` (a job is inserted through the
+ * change's own transaction, so on the environment's cluster whichever queue sends it), every one
+ * stopped, their depths added up per queue.
+ */
+function allClusters<W extends RunningJobs>(workers: W[]): W {
+  const [first] = workers as [W, ...W[]];
+  return Object.assign({}, first, {
+    async stop(graceMs?: number) {
+      await Promise.all(workers.map((w) => w.stop(graceMs)));
+    },
+    ...(first.queueDepth
+      ? {
+          async queueDepth(): Promise<QueueDepth[]> {
+            const all = await Promise.all(workers.map((w) => w.queueDepth?.() ?? Promise.resolve([])));
+            const byQueue = new Map<string, QueueDepth>();
+            for (const d of all.flat()) {
+              const known = byQueue.get(d.queue);
+              byQueue.set(d.queue, known ? { ...known, queued: known.queued + d.queued, active: known.active + d.active } : d);
+            }
+            return [...byQueue.values()];
+          },
+        }
+      : {}),
+  });
 }
 
 export interface HttpService<W extends RunningJobs> extends Omit<ProcessCore<W>, 'close'> {

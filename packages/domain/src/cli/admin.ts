@@ -1,3 +1,4 @@
+import { moveEnvironment } from '../placement/move-environment.js';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FilesystemStorage, openDatabase } from '@bo/db';
@@ -24,6 +25,8 @@ const USAGE = `usage:
   npx -y pnpm@10.34.9 admin environment copy --abort <to>       (removes a killed copy or import)
   npx -y pnpm@10.34.9 admin environment export <env> <file>     (gzip NDJSON, files included)
   npx -y pnpm@10.34.9 admin environment import <file> <env> [--resume]
+  npx -y pnpm@10.34.9 admin environment move <env> <cluster> [--batch-size <n>] [--json]
+                                                    (to another cluster of DATABASE_URLS, by position: 0 is the first)
   npx -y pnpm@10.34.9 admin user create --environment <env> --email <email> --rights <module:level,...> [--name <name>]
   npx -y pnpm@10.34.9 admin token create --environment <env> --user <email> [--label <label>] [--json]
   npx -y pnpm@10.34.9 admin token list --environment <env> [--json]
@@ -71,7 +74,11 @@ async function main(argv: string[]): Promise<number> {
   };
 
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    databaseUrls: (process.env.DATABASE_URLS ?? '').split(',').map((u) => u.trim()),
+    dataDir,
+  });
   const caller = createCaller({ prisma: database.prisma, principal: { kind: 'system' }, clock: systemClock });
   try {
     const print = (data: unknown, text: string) => console.log(values.json ? JSON.stringify(data) : text);
@@ -129,6 +136,21 @@ async function main(argv: string[]): Promise<number> {
           const r = values.resume ? await resumeEnvironmentImport(ctx, input) : await importEnvironment(ctx, input);
           print(r, `environment ${r.environment.name} imported from ${file} (${r.rows} rows, ${r.files} files)`);
         }
+        return 0;
+      }
+      case 'environment move': {
+        if (!arg || arg2 === undefined || !/^\d+$/.test(arg2))
+          throw new UsageError('give the environment and the cluster: move <env> <cluster>');
+        const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+        const r = await moveEnvironment(
+          { prisma: database.prisma, log: (line) => process.stderr.write(`${line}\n`) },
+          { environment: arg, cluster: Number(arg2), batchSize },
+        );
+        print(
+          r,
+          `environment ${r.environment} moved from cluster ${r.from} to ${r.to} (${r.rows} rows, ${r.caughtUpRows} caught up; ` +
+            `writes refused for ${(r.writesBlockedMs / 1000).toFixed(1)} s, ${(r.totalMs / 1000).toFixed(1)} s in all)`,
+        );
         return 0;
       }
       case 'user create': {

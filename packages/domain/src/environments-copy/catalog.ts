@@ -15,6 +15,7 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   webhook_attempt: 'attempts of the source webhooks (history of calls made)',
   event: 'the outbox: copied events would be delivered and would show in the change feed as changes of the copy',
   idempotency_key: 'stored answers to retried requests of the source tokens',
+  environment_placement: 'global: which cluster holds the source; a new environment is placed when it is created',
 };
 
 /** Column values the copy does not carry over (credentials kept on a copied row). */

@@ -1,6 +1,6 @@
 import type { WritePrecondition } from './precondition.js';
 import type { PrismaClient, ScopedClient } from '@bo/db';
-import { scopeToEnvironment } from '@bo/db';
+import { aliasClient, scopeToEnvironment } from '@bo/db';
 import type { Clock } from './clock.js';
 import type { JobQueue } from './jobs.js';
 import type { FileStorage } from './storage.js';
@@ -66,6 +66,68 @@ export function scopedDb(prisma: PrismaClient, environmentId: string): ScopedCli
   let db = perEnv.get(environmentId);
   if (!db) {
     db = scopeToEnvironment(prisma, environmentId);
+    if (perEnv.size > 1000) perEnv.clear();
+    perEnv.set(environmentId, db);
+  }
+  return db;
+}
+
+/**
+ * Models of the global cluster (DATABASE_URLS' first): whatever client an environment's procedures
+ * hold, these are read and written there (docs/scaling.md, "Placement").
+ */
+const GLOBAL_MODELS = new Set([
+  'environment',
+  'environmentPlacement',
+  'user',
+  'apiToken',
+  'webSession',
+  'loginLink',
+  'maintenanceWindow',
+  'idempotencyKey',
+]);
+
+/**
+ * A client of an environment's cluster whose global models are the global cluster's. Methods are
+ * bound to their own client (Prisma's rely on `this`); a transaction is the environment cluster's.
+ */
+function withGlobalModels<C extends object>(tenant: C, global: C): C {
+  return new Proxy(tenant, {
+    get(target, prop) {
+      const from = typeof prop === 'string' && GLOBAL_MODELS.has(prop) ? global : target;
+      const value: unknown = Reflect.get(from, prop);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(from) : value;
+    },
+  });
+}
+
+const placedClients = new WeakMap<PrismaClient, PrismaClient>();
+const placedScoped = new WeakMap<PrismaClient, Map<string, ScopedClient>>();
+
+/** The environment cluster's client, global models on the global one (one per cluster, cached). */
+export function placedPrisma(global: PrismaClient, tenant: PrismaClient): PrismaClient {
+  if (tenant === global) return global;
+  let placed = placedClients.get(tenant);
+  if (!placed) {
+    placed = withGlobalModels(tenant, global);
+    // the raw paths (rawRead, the pool, its transactions) of the proxy are the environment cluster's
+    aliasClient(placed, tenant);
+    placedClients.set(tenant, placed);
+  }
+  return placed;
+}
+
+/** scopedDb on the environment's cluster, global models scoped on the global one. */
+export function placedScopedDb(global: PrismaClient, tenant: PrismaClient, environmentId: string): ScopedClient {
+  if (tenant === global) return scopedDb(global, environmentId);
+  let perEnv = placedScoped.get(tenant);
+  if (!perEnv) {
+    perEnv = new Map();
+    placedScoped.set(tenant, perEnv);
+  }
+  let db = perEnv.get(environmentId);
+  if (!db) {
+    db = withGlobalModels(scopedDb(tenant, environmentId), scopedDb(global, environmentId));
     if (perEnv.size > 1000) perEnv.clear();
     perEnv.set(environmentId, db);
   }

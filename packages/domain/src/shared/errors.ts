@@ -89,6 +89,14 @@ export class UnavailableError extends DomainError {
   readonly kind = 'unavailable';
 }
 
+/** The environment's writes pause while a move copies its last changes to another cluster: 503 with Retry-After. */
+export class EnvironmentMovingError extends UnavailableError {
+  readonly retryAfterSeconds = 2;
+  constructor() {
+    super('the environment is moving to another database cluster; writes resume within seconds');
+  }
+}
+
 /** What was asked for existed and is gone for good (a change-feed cursor older than the retention): 410. */
 export class GoneError extends DomainError {
   readonly kind = 'gone';

@@ -1,0 +1,331 @@
+import { PLACEMENT_TTL_MS, type Placement, type PrismaClient, placementOf, tableIdent } from '@bo/db';
+import { z } from 'zod';
+import { BusinessRuleError, NotFoundError } from '../shared/errors.js';
+import { dispatchEvents } from '../webhooks/dispatch-events.js';
+
+/**
+ * `admin environment move <env> <cluster>` (docs/scaling.md, "Placement"): the environment's tenant
+ * rows go to another cluster of DATABASE_URLS with the same ids, while it stays readable.
+ *
+ * 1. bulk: every tenant table is copied (upserts, in pages), reads and writes go on on the old cluster;
+ * 2. freeze: the placement says writes are frozen; after PLACEMENT_TTL_MS every process knows it and
+ *    refuses the environment's mutations (503, Retry-After); the move then waits for the old cluster's
+ *    transactions that began before that moment (writes already admitted) to end;
+ * 3. catch-up: rows changed since the bulk began (updated_at, with a margin for transactions that were
+ *    open then), tables without updated_at whole, rows deleted meanwhile deleted; the outbox's events
+ *    are first dispatched to deliveries on the old cluster, and the new cluster's event sequence is
+ *    raised past the environment's events, so its change feed and webhooks go on without gap or repeat;
+ * 4. switch: the placement names the new cluster, writes still frozen; after PLACEMENT_TTL_MS no
+ *    process routes to the old cluster any more, and writes are let go (to the new one);
+ * 5. the old copy is removed.
+ * Writes are refused from 2 to 4 only: the report gives that span.
+ */
+export const moveEnvironmentInput = z.object({
+  environment: z.string().min(1),
+  cluster: z.number().int().min(0),
+  /** rows per page of the copy */
+  batchSize: z.number().int().positive().optional(),
+});
+
+export interface MoveReport {
+  environment: string;
+  from: number;
+  to: number;
+  /** rows copied in the bulk phase and in the catch-up */
+  rows: number;
+  caughtUpRows: number;
+  deletedRows: number;
+  /** how long the environment's writes were refused (ms): freeze to release */
+  writesBlockedMs: number;
+  totalMs: number;
+}
+
+/** tables with an environment_id that are global data: they never move */
+const GLOBAL_TABLES = new Set([
+  'user_account',
+  'api_token',
+  'web_session',
+  'login_link',
+  'idempotency_key',
+  'environment_placement',
+]);
+
+/**
+ * The catch-up copies rows changed since the oldest transaction open on the old cluster when the bulk
+ * began, less this margin: Prisma sets updated_at from the API process's clock, which may run this much
+ * behind the database's (keep the machines on NTP).
+ */
+const CATCH_UP_MARGIN_SECONDS = 10;
+/** rows per page of the catch-up (the writes are refused meanwhile: large pages) */
+const CATCH_UP_BATCH = 5_000;
+/** the longest the move waits for writes admitted before the freeze to end */
+const DRAIN_LIMIT_MS = 15_000;
+
+interface MovedTable {
+  name: string;
+  key: string[];
+  /** every column but generated ones */
+  columns: string[];
+  /** the column that tells rows changed since a moment (updated_at; the outbox's occurred_at: events are only inserted), or none: copied whole */
+  changedAt: string | null;
+}
+
+/** the tenant tables of the schema, parents first (the order does not matter to the copy: FK triggers are off) */
+async function tenantTables(prisma: PrismaClient): Promise<MovedTable[]> {
+  const rows = await prisma.$queryRawUnsafe<{ table_name: string; columns: string[]; key: string[] }[]>(
+    `SELECT c.relname::text AS table_name,
+            array(SELECT a.attname::text FROM pg_attribute a
+                   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+                   ORDER BY a.attnum) AS columns,
+            array(SELECT a.attname::text FROM pg_index i
+                    CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, n)
+                    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                   WHERE i.indrelid = c.oid AND i.indisprimary ORDER BY k.n) AS key
+       FROM pg_class c
+      WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
+        AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'environment_id' AND NOT a.attisdropped)
+      ORDER BY c.relname`,
+  );
+  return rows
+    .filter((r) => !GLOBAL_TABLES.has(r.table_name))
+    .map((r) => {
+      if (r.key.length === 0) throw new Error(`table ${r.table_name} has no primary key: it cannot be moved`);
+      const changedAt = r.columns.includes('updated_at') ? 'updated_at' : r.table_name === 'event' ? 'occurred_at' : null;
+      return { name: r.table_name, key: r.key, columns: r.columns, changedAt };
+    });
+}
+
+const list = (names: string[]) => names.map(tableIdent).join(', ');
+
+/** One page of a table's rows of the environment, as JSON text (every type round-trips through its text form). */
+async function readPage(
+  source: PrismaClient,
+  table: MovedTable,
+  environmentId: string,
+  offset: number,
+  limit: number,
+  since: Date | null,
+): Promise<{ json: string; n: number }> {
+  const filter = since && table.changedAt ? `AND ${tableIdent(table.changedAt)} >= $4` : '';
+  const [row] = await source.$queryRawUnsafe<{ json: string; n: number }[]>(
+    `SELECT coalesce(json_agg(t), '[]')::text AS json, count(*)::int AS n FROM (
+       SELECT ${list(table.columns)} FROM ${tableIdent(table.name)}
+        WHERE environment_id = $1 ${filter} ORDER BY ${list(table.key)} OFFSET $2 LIMIT $3) t`,
+    environmentId,
+    offset,
+    limit,
+    ...(since && table.changedAt ? [since] : []),
+  );
+  return row ?? { json: '[]', n: 0 };
+}
+
+/** Upserts rows on the target, its foreign-key and other triggers off for the copy (session_replication_role). */
+async function writeRows(target: PrismaClient, table: MovedTable, json: string): Promise<void> {
+  const others = table.columns.filter((c) => !table.key.includes(c));
+  const onConflict =
+    others.length > 0
+      ? `DO UPDATE SET ${others.map((c) => `${tableIdent(c)} = EXCLUDED.${tableIdent(c)}`).join(', ')}`
+      : 'DO NOTHING';
+  await target.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
+      await tx.$executeRawUnsafe(
+        `INSERT INTO ${tableIdent(table.name)} (${list(table.columns)})
+         SELECT ${list(table.columns)} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, $1::json)
+         ON CONFLICT (${list(table.key)}) ${onConflict}`,
+        json,
+      );
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+}
+
+async function copyTable(
+  source: PrismaClient,
+  target: PrismaClient,
+  table: MovedTable,
+  environmentId: string,
+  batchSize: number,
+  since: Date | null,
+): Promise<number> {
+  let copied = 0;
+  for (;;) {
+    const page = await readPage(source, table, environmentId, copied, batchSize, since);
+    if (page.n === 0) return copied;
+    await writeRows(target, table, page.json);
+    copied += page.n;
+    if (page.n < batchSize) return copied;
+  }
+}
+
+/** Deletes the target's rows of the environment whose key the source no longer has. */
+async function deleteGone(source: PrismaClient, target: PrismaClient, table: MovedTable, environmentId: string): Promise<number> {
+  const [keys] = await source.$queryRawUnsafe<{ json: string }[]>(
+    `SELECT coalesce(json_agg(t), '[]')::text AS json FROM (SELECT ${list(table.key)} FROM ${tableIdent(table.name)} WHERE environment_id = $1) t`,
+    environmentId,
+  );
+  return target.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
+    return tx.$executeRawUnsafe(
+      `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1 AND (${list(table.key)}) NOT IN
+         (SELECT ${list(table.key)} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, $2::json))`,
+      environmentId,
+      keys?.json ?? '[]',
+    );
+  });
+}
+
+/** The environment's row count of every table, in one statement. */
+async function countRows(prisma: PrismaClient, tables: MovedTable[], environmentId: string): Promise<Map<string, number>> {
+  const parts = tables.map((t, i) => `SELECT ${i} AS i, count(*)::int AS n FROM ${tableIdent(t.name)} WHERE environment_id = $1`);
+  const rows = await prisma.$queryRawUnsafe<{ i: number; n: number }[]>(parts.join(' UNION ALL '), environmentId);
+  return new Map(rows.map((r) => [tables[r.i]?.name ?? '', r.n]));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until every transaction of the source cluster that began before `since` has ended. */
+async function drain(source: PrismaClient, since: Date): Promise<void> {
+  const until = performance.now() + DRAIN_LIMIT_MS;
+  for (;;) {
+    const [row] = await source.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+          AND xact_start IS NOT NULL AND xact_start < $1`,
+      since,
+    );
+    if ((row?.n ?? 0) === 0) return;
+    if (performance.now() > until) throw new Error('writes admitted before the freeze did not end in time');
+    await sleep(50);
+  }
+}
+
+/** Every event of the environment has its deliveries on the source (so the copied deliveries are all of them). */
+async function dispatchAll(source: PrismaClient, environmentId: string): Promise<void> {
+  for (let round = 0; round < 100; round += 1) {
+    const [row] = await source.$queryRawUnsafe<{ behind: boolean }[]>(
+      `SELECT coalesce((SELECT max(seq) FROM event WHERE environment_id = $1), 0)
+              > coalesce((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0) AS behind`,
+      environmentId,
+    );
+    if (!row?.behind) return;
+    await dispatchEvents(source, { barrier: true });
+  }
+  throw new Error('the outbox of the old cluster could not be dispatched');
+}
+
+export async function moveEnvironment(
+  ctx: { prisma: PrismaClient; log?: (line: string) => void },
+  input: z.input<typeof moveEnvironmentInput>,
+): Promise<MoveReport> {
+  const { environment, cluster: to, batchSize = 2_000 } = moveEnvironmentInput.parse(input);
+  const placement: Placement | undefined = placementOf(ctx.prisma);
+  if (!placement) throw new BusinessRuleError('one database cluster only: set DATABASE_URLS to move environments');
+  const log = ctx.log ?? (() => {});
+  const started = performance.now();
+  const env = await placement.global.prisma.environment.findUnique({ where: { name: environment } });
+  if (!env) throw new NotFoundError(`environment ${environment} does not exist`);
+  const target = placement.cluster(to);
+  const place = await placement.read(env.id);
+  const from = place.cluster.index;
+  if (from === to) throw new BusinessRuleError(`environment ${environment} is on cluster ${to} already`);
+  if (place.writesFrozen) throw new BusinessRuleError(`environment ${environment} is being moved already`);
+  const source = place.cluster.prisma;
+  const tables = await tenantTables(source);
+  // the new cluster must have every table the old one has (the same migrations)
+  const targetTables = new Set((await tenantTables(target.prisma)).map((t) => t.name));
+  const missing = tables.filter((t) => !targetTables.has(t.name)).map((t) => t.name);
+  if (missing.length > 0) throw new BusinessRuleError(`cluster ${to} lacks ${missing.join(', ')}: run db:migrate`);
+
+  // the environment's row, copied for the joins of the new cluster's worker (the first cluster's is the real one)
+  if (to !== 0) {
+    await target.prisma.$executeRawUnsafe(
+      'INSERT INTO environment (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+      env.id,
+      env.name,
+      env.createdAt,
+    );
+  }
+
+  // 1. bulk, with the environment in service
+  // a row a transaction open now writes has that transaction's start (or a later one) as updated_at
+  const [mark] = await source.$queryRawUnsafe<{ since: Date }[]>(
+    `SELECT least(now(), (SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database()
+                            AND pid <> pg_backend_pid() AND backend_type = 'client backend'))
+            - make_interval(secs => ${CATCH_UP_MARGIN_SECONDS}) AS since`,
+  );
+  const since = mark?.since ?? new Date(0);
+  let rows = 0;
+  for (const table of tables) rows += await copyTable(source, target.prisma, table, env.id, batchSize, null);
+  log(`copied ${rows} rows of ${environment} to cluster ${to} while it kept serving`);
+
+  // 2. freeze writes, wait until every process knows, and for writes admitted before
+  let frozenAt = performance.now();
+  let caughtUpRows = 0;
+  let deletedRows = 0;
+  try {
+    await placement.set(env.id, from, true);
+    frozenAt = performance.now();
+    await sleep(PLACEMENT_TTL_MS + 250);
+    const [now] = await source.$queryRawUnsafe<{ at: Date }[]>('SELECT now() AS at');
+    await drain(source, now?.at ?? new Date());
+
+    // 3. catch-up
+    await dispatchAll(source, env.id);
+    const [sourceCounts, targetCounts] = await Promise.all([
+      countRows(source, tables, env.id),
+      countRows(target.prisma, tables, env.id),
+    ]);
+    // tables the environment has no row in, on either side, have nothing to catch up
+    const touched = tables.filter((t) => (sourceCounts.get(t.name) ?? 0) > 0 || (targetCounts.get(t.name) ?? 0) > 0);
+    for (const table of touched) {
+      caughtUpRows += await copyTable(source, target.prisma, table, env.id, CATCH_UP_BATCH, since);
+    }
+    // every row of the old cluster is on the new one now: more rows there are rows deleted meanwhile
+    const after = await countRows(target.prisma, touched, env.id);
+    for (const table of touched) {
+      if ((after.get(table.name) ?? 0) > (sourceCounts.get(table.name) ?? 0)) {
+        deletedRows += await deleteGone(source, target.prisma, table, env.id);
+      }
+    }
+    // the environment's next events come after every event it had: its feed cursors stay good
+    await target.prisma.$queryRawUnsafe(
+      `SELECT setval('event_seq_seq', greatest((SELECT last_value FROM event_seq_seq),
+                                              (SELECT coalesce(max(seq), 1) FROM event WHERE environment_id = $1)))`,
+      env.id,
+    );
+  } catch (err) {
+    // nothing switched: the old cluster keeps the environment, writes go on there
+    await placement.set(env.id, from, false);
+    throw err;
+  }
+  // 4. switch, writes still frozen until no process routes to the old cluster
+  await placement.set(env.id, to, true);
+  await sleep(PLACEMENT_TTL_MS + 250);
+  await placement.set(env.id, to, false);
+  const writesBlockedMs = Math.round(performance.now() - frozenAt);
+  log(`${environment} is on cluster ${to}; its writes were refused for ${writesBlockedMs} ms`);
+
+  // 5. the old copy goes
+  const left = await countRows(source, tables, env.id);
+  for (const table of tables.filter((t) => (left.get(t.name) ?? 0) > 0)) {
+    await source.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
+        await tx.$executeRawUnsafe(`DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1`, env.id);
+      },
+      { timeout: 120_000 },
+    );
+  }
+  if (from !== 0) await source.$executeRawUnsafe('DELETE FROM environment WHERE id = $1', env.id);
+  return {
+    environment,
+    from,
+    to,
+    rows,
+    caughtUpRows,
+    deletedRows,
+    writesBlockedMs,
+    totalMs: Math.round(performance.now() - started),
+  };
+}
