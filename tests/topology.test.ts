@@ -23,14 +23,11 @@
 //     it, or refused once it was gone), and are counted apart.
 // No timing is asserted: every wait is generous, for a loaded 2-core machine.
 //
+// PLACEMENT: with DATABASE_URLS (issue 30, section 2) a second cluster is started and every process gets
+// both; globex is moved there by `admin environment move` while the mix runs (its writes answer 503 +
+// Retry-After meanwhile, which the integrations wait out). A probe decides: without placement the move
+// test is skipped with its reason logged.
 // NOT COVERED YET:
-//   - a second PostgreSQL cluster holding one environment, and `admin environment move` during the run
-//     (issue 30, section 2, built elsewhere). They plug in at one place, the section marked PLACEMENT
-//     below (placementProbe, placementSetUp, clusterOf, moveStep). A probe, not a hard-coded skip,
-//     decides: while the service does not read DATABASE_URLS and the admin CLI has no `environment
-//     move`, the move test is skipped with that reason logged; once both exist, it fails until the
-//     plug is written. Until then `globex` (the environment to move) lives on the primary like `acme`,
-//     and no 503 of a move's write block is ever seen (any 5xx fails the test);
 //   - the mix uses v2 and v3 only: not /trpc, uploads, the change feed or long jobs (invoice drafts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,9 +103,18 @@ async function placementProbe(): Promise<PlacementProbe> {
  * starts a second cluster here (another startClusters(), migrated) and answers the DATABASE_URLS
  * every process then gets (processEnv adds what this answers).
  */
-async function placementSetUp(_probe: PlacementProbe): Promise<Record<string, string>> {
-  return {};
+async function placementSetUp(probe: PlacementProbe): Promise<Record<string, string>> {
+  if (!probe.available) return {};
+  // a second cluster, migrated; every process gets both (the first stays the global one)
+  second = await startClusters();
+  await second.primary.query('CREATE DATABASE bo');
+  await applyMigrations(second.primary.url('bo'));
+  return { DATABASE_URLS: `${clusters.primary.url('bo')},${second.primary.url('bo')}` };
 }
+/** the second cluster (placement only) */
+let second: PgClusters | undefined;
+/** the environments the move has switched to the second cluster */
+const onSecond = new Set<string>();
 let placementEnv: Record<string, string> = {};
 
 /**
@@ -116,8 +122,8 @@ let placementEnv: Record<string, string> = {};
  * database itself. Without placement: the primary. The plug answers the second cluster for the
  * moved environment once the move has switched it.
  */
-function clusterOf(_environment: string): PgCluster {
-  return clusters.primary;
+function clusterOf(environment: string): PgCluster {
+  return second && onSecond.has(environment) ? second.primary : clusters.primary;
 }
 
 interface MoveOutcome {
@@ -135,10 +141,21 @@ interface MoveOutcome {
  */
 async function moveStep(probe: PlacementProbe): Promise<MoveOutcome> {
   if (!probe.available) return { ran: false, note: probe.reason };
-  return {
-    ran: false,
-    note: `placement exists now, but the move of ${MOVED_ENVIRONMENT} is not plugged into tests/topology.test.ts (see moveStep and clusterOf)`,
-  };
+  // every environment starts on the first cluster (created before placement knew of them): the
+  // move takes globex to the second while the mix goes on, through the operator's own command
+  // writes are refused (503 + Retry-After) from the freeze until every process has seen the switch
+  maintenanceWindow.from = Date.now();
+  const admin = spawnNode(
+    ['--import', 'tsx', 'packages/domain/src/cli/admin.ts', 'environment', 'move', MOVED_ENVIRONMENT, '1', '--json'],
+    { ...process.env, ...processEnv(), LOG_LEVEL: 'warn' },
+  );
+  const code = await admin.exited;
+  // the processes keep a placement for up to PLACEMENT_TTL_MS (1 s): a refusal may come a little after
+  maintenanceWindow.to = Date.now() + 5_000;
+  if (code !== 0) return { ran: false, note: `admin environment move exited ${code}: ${admin.output().slice(-2_000)}` };
+  onSecond.add(MOVED_ENVIRONMENT);
+  const report = admin.output().trim().split('\n').at(-1) ?? '';
+  return { ran: true, note: report };
 }
 
 /** while a move blocks writes, their 503 + Retry-After is the contract's answer, not an error */
@@ -836,6 +853,7 @@ afterAll(async () => {
   await receiver.stop();
   await prisma?.$disconnect();
   await clusters?.destroy();
+  await second?.destroy();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   if (buildDir) rmSync(buildDir, { recursive: true, force: true });
   // what the run did, also when it failed
@@ -1032,12 +1050,27 @@ describe('the whole topology: two API processes, two workers, a primary, a repli
     expect(connectionErrors.filter((c) => !killed.includes(c.api))).toEqual([]);
   });
 
-  it('an environment is moved to a second cluster during the run (PLACEMENT)', (ctx) => {
+  it('an environment is moved to a second cluster during the run (PLACEMENT)', async (ctx) => {
     if (!placement.available) {
       console.warn(`topology: skipped: ${placement.reason}`);
       ctx.skip(placement.reason);
     }
     // placement exists: the move must have run (moveStep says what is missing otherwise)
     expect(chaos.move, chaos.move.note).toMatchObject({ ran: true });
+    // its records are on the second cluster only; the other environment stayed on the first
+    const count = (c: PgCluster, env: string) =>
+      c
+        .query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM organization o JOIN environment e ON e.id = o.environment_id WHERE e.name = $1',
+          [env],
+          'bo',
+        )
+        .then((r) => r[0]?.n ?? 0);
+    const primary = clusters.primary;
+    const moved = (second as PgClusters).primary;
+    expect(await count(moved, MOVED_ENVIRONMENT)).toBeGreaterThan(0);
+    expect(await count(primary, MOVED_ENVIRONMENT)).toBe(0);
+    expect(await count(primary, 'acme')).toBeGreaterThan(0);
+    expect(await count(moved, 'acme')).toBe(0);
   });
 });
