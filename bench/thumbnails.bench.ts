@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
-import { renderInvoicePdf } from '@bo/domain/invoices/pdf/render-invoice-pdf';
 // the in-process renderer: the baseline only (the service reaches it through render processes alone)
 import { runJob } from '../packages/domain/src/rendering/render-jobs.mjs';
 import { type RenderJob, RenderPool } from '@bo/domain/rendering/render-pool';
-import { DEFAULT_MAX_IMAGE_PIXELS } from '@bo/domain/uploads/upload-config';
 import { interleavedRounds, type LoadResult, row } from './support/load.js';
 import { record } from './support/summary.js';
+import { ordinaryFiles, RenderCpu } from './support/thumbnail-files.js';
 
 /**
  * Thumbnail throughput on ordinary files (issue 28, section 2): a 6-megapixel JPEG photo, a
@@ -25,81 +22,14 @@ const SECONDS = Number(process.env.BENCH_DURATION ?? 6);
 const CONCURRENCY = Number(process.env.BENCH_THUMBNAIL_CONCURRENCY ?? 2);
 const SIZE = 256;
 
-async function ordinaryFiles(): Promise<{ name: string; job: RenderJob }[]> {
-  // a photo: smooth colour (a small random picture enlarged) with grain, about 1.2 MB as a camera's JPEG
-  const width = 3000;
-  const height = 2000;
-  const smooth = await sharp(randomBytes(300 * 200 * 3), { raw: { width: 300, height: 200, channels: 3 } })
-    .resize(width, height, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  const grain = randomBytes(smooth.length);
-  for (let i = 0; i < smooth.length; i += 1)
-    smooth[i] = Math.min(255, ((smooth[i] as number) * 7 + (grain[i] as number) / 8) >> 3);
-  const photo = await sharp(smooth, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-  const screen = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="1440" height="900"><rect width="1440" height="900" fill="#f4f4f4"/>` +
-      `<rect x="0" y="0" width="1440" height="64" fill="#1d4e89"/><rect x="40" y="120" width="600" height="700" fill="#fff" stroke="#ccc"/>` +
-      `<text x="60" y="180" font-size="32" font-family="sans-serif">Quarterly figures</text>` +
-      Array.from(
-        { length: 12 },
-        (_, i) => `<rect x="${700 + i * 55}" y="${800 - i * 50}" width="40" height="${i * 50}" fill="#3a7"/>`,
-      ).join('') +
-      '</svg>',
-  );
-  const screenshot = await sharp(screen).png().toBuffer();
-  const pdf = await renderInvoicePdf({
-    title: 'Invoice',
-    invoiceNumber: 'F2026-0042',
-    invoiceDate: '2026-03-31',
-    dueDate: '2026-04-30',
-    company: {
-      name: 'Acme B.V.',
-      address: ['Main street 1', '1234 AB Utrecht', 'NL'],
-      vatNumber: 'NL001',
-      bankAccount: 'NL00BANK0123456789',
-    },
-    debtor: { name: 'Globex', address: ['Side street 2', '5678 CD Delft'] },
-    subject: 'Work in March',
-    reference: 'PO-7',
-    lines: Array.from({ length: 12 }, (_, i) => ({
-      description: `Consultancy, week ${i + 1}`,
-      quantity: '8.0000',
-      price: '95.0000',
-      amount: '760.00',
-      vatPercentage: '21.0000',
-    })),
-    vatByClass: [{ percentage: '21.0000', base: '9120.00', vat: '1915.20' }],
-    totalExcl: '9120.00',
-    totalVat: '1915.20',
-    totalIncl: '11035.20',
-    creditOf: null,
-  });
-  const maxPixels = DEFAULT_MAX_IMAGE_PIXELS;
-  return [
-    {
-      name: `photo.jpg (${(photo.length / 1e6).toFixed(1)} MB, ${width} × ${height})`,
-      job: { kind: 'image-thumbnail', bytes: photo, size: SIZE, maxPixels },
-    },
-    {
-      name: `screenshot.png (${(screenshot.length / 1e3).toFixed(0)} kB, 1440 × 900)`,
-      job: { kind: 'image-thumbnail', bytes: screenshot, size: SIZE, maxPixels },
-    },
-    {
-      name: `invoice.pdf (${(pdf.length / 1e3).toFixed(0)} kB, one page)`,
-      job: { kind: 'pdf-thumbnail', bytes: pdf, size: SIZE, maxPixels, maxPaints: 100_000, maxContentBytes: 64 * 1024 * 1024 },
-    },
-  ];
-}
-
 /** `CONCURRENCY` loops taking the files in turn for `seconds`: jobs per second and per-job latency */
 async function measure(
   files: { job: RenderJob }[],
   seconds: number,
   render: (job: RenderJob) => Promise<boolean>,
+  cpu?: { meter: RenderCpu; tally: CpuTally },
 ): Promise<LoadResult> {
+  const before = cpu?.meter.now();
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
@@ -115,9 +45,25 @@ async function measure(
   const started = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const elapsed = (performance.now() - started) / 1000;
+  if (cpu && before) {
+    const after = cpu.meter.now();
+    cpu.tally.own += after.own - before.own;
+    cpu.tally.render += after.render - before.render;
+    cpu.tally.jobs += latencies.length + failures;
+    cpu.tally.started += after.processes - before.processes;
+  }
   const sorted = latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
   return { requestsPerSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), non2xx: failures, errors: 0 };
+}
+
+/** processor time a side spent, in this process and in the render processes, over its jobs */
+interface CpuTally {
+  own: number;
+  render: number;
+  jobs: number;
+  /** render processes started meanwhile (replaced ones) */
+  started: number;
 }
 
 function rssMb(pid: number): number {
@@ -129,8 +75,13 @@ function rssMb(pid: number): number {
 }
 
 export default async function run(): Promise<void> {
-  const files = await ordinaryFiles();
+  const files = await ordinaryFiles(SIZE);
   const pool = new RenderPool();
+  const meter = new RenderCpu(() => pool.processIds());
+  const tallies = {
+    base: { own: 0, render: 0, jobs: 0, started: 0 },
+    pool: { own: 0, render: 0, jobs: 0, started: 0 },
+  };
   try {
     const inProcess = async (job: RenderJob) => (await runJob(job)).ok;
     const bounded = async (job: RenderJob) => (await pool.run('bench', job)).ok;
@@ -142,8 +93,8 @@ export default async function run(): Promise<void> {
     await measure(files, 1, inProcess);
     await measure(files, 1, bounded);
     const { base, pool: sided } = await interleavedRounds(ROUNDS, {
-      base: () => measure(files, SECONDS, inProcess),
-      pool: () => measure(files, SECONDS, bounded),
+      base: () => measure(files, SECONDS, inProcess, { meter, tally: tallies.base }),
+      pool: () => measure(files, SECONDS, bounded, { meter, tally: tallies.pool }),
     });
     console.log(
       `thumbnails of ${SIZE} px, files in turn: ${files.map((f) => f.name).join('; ')}; ${CONCURRENCY} at once; ` +
@@ -151,6 +102,11 @@ export default async function run(): Promise<void> {
     );
     console.log(row('in-process rendering (baseline)', base).replace('req/s', 'jobs/s'));
     console.log(row('bounded render processes', sided).replace('req/s', 'jobs/s'));
+    const perJob = (t: CpuTally) =>
+      `${((t.own + t.render) / t.jobs).toFixed(1)} ms a job (this process ${(t.own / t.jobs).toFixed(1)}, ` +
+      `render processes ${(t.render / t.jobs).toFixed(1)}; ${t.started} render processes started)`;
+    console.log(`processor time, in-process side: ${perJob(tallies.base)}`);
+    console.log(`processor time, bounded side:    ${perJob(tallies.pool)}`);
     const pids = pool.processIds();
     console.log(
       `render processes: ${pids.length}, resident ${pids.map((p) => `${rssMb(p).toFixed(0)} MB`).join(', ')}; ` +
@@ -167,6 +123,7 @@ export default async function run(): Promise<void> {
       atLeast: 0.8,
     });
   } finally {
+    meter.stop();
     await pool.close();
   }
 }

@@ -273,6 +273,23 @@ describe('render processes: the hard limits behind the checks', () => {
     await Promise.all(runaways);
   }, 40_000);
 
+  it.skipIf(process.platform !== 'linux')(
+    'a render process starts with an old generation of 64 MB (no full collection every few jobs), its memory limits unchanged',
+    async () => {
+      const pool = poolOf({});
+      const done = await pool.run('a', { kind: 'pdf-thumbnail', bytes: onePagePdf(), size: 64, ...checks });
+      expect(done.ok).toBe(true);
+      const pid = pool.processIds()[0] as number;
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      // a fresh heap sized from what it holds (about 22 MB) ran a full collection every six thumbnails or so
+      expect(args).toContain('--initial-old-space-size=64');
+      expect(args).toContain(`--max-old-space-size=${pool.limits.memoryMb * 4}`);
+      // the bound itself: the data segment of RENDER_MEMORY_MB
+      const data = /Max data size\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+      expect(Number(data?.[1])).toBe(pool.limits.memoryMb * MB);
+    },
+  );
+
   it('an invoice is laid out as a PDF in a render process', async () => {
     const pool = poolOf({});
     const result = await pool.run('a', {
