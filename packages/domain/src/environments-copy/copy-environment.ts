@@ -61,13 +61,21 @@ async function runCopy(ctx: CopyContext, state: CopyState): Promise<CopyResult> 
     let after = p?.lastKey ?? null;
     for (;;) {
       const page = await readPage(ctx.prisma, sourceId, table, after, batch);
-      if (page.rows.length === 0) break;
-      const rows = page.rows.map((r) => JSON.parse(r) as Record<string, unknown>);
-      await writeBatch(ctx.prisma, state, remap, table, rows, page.lastKey);
-      ctx.onBatch?.(table.name, rows.length);
-      ctx.progress?.advance(table.name, rows.length);
+      // nothing of the page is referenced after writeBatch's first await (see there): the count and key only
+      const count = page.rows.length;
+      if (count === 0) break;
       after = page.lastKey;
-      if (page.rows.length < batch) break;
+      await writeBatch(
+        ctx.prisma,
+        state,
+        remap,
+        table,
+        page.rows.map((r) => JSON.parse(r) as Record<string, unknown>),
+        after,
+      );
+      ctx.onBatch?.(table.name, count);
+      ctx.progress?.advance(table.name, count);
+      if (count < batch) break;
     }
     await finishTable(ctx.prisma, state, table);
     ctx.progress?.tableDone(table.name, state.progress.tables[table.name]?.rows ?? 0);

@@ -77,10 +77,13 @@ async function runImport(ctx: CopyContext, state: CopyState, file: string): Prom
 
   const flush = async () => {
     if (!current || buffer.length === 0) return;
-    await writeBatch(ctx.prisma, state, remap, current, buffer, null);
-    ctx.onBatch?.(current.name, buffer.length);
-    ctx.progress?.advance(current.name, buffer.length);
+    // the rows are not referenced past writeBatch's first await, so they die young (see there)
+    const rows = buffer;
+    const count = rows.length;
     buffer = [];
+    await writeBatch(ctx.prisma, state, remap, current, rows, null);
+    ctx.onBatch?.(current.name, count);
+    ctx.progress?.advance(current.name, count);
   };
   const closeTable = async () => {
     await flush();

@@ -23,7 +23,10 @@ export interface Remapper {
   readonly targetEnvironmentId: string;
   id(value: string): string;
   storageKey(key: string): string;
-  /** a row as read from the source (row_to_json), made a row of the target */
+  /**
+   * a row as read from the source (row_to_json), made a row of the target in place: the caller's
+   * freshly parsed object, so no second object per row (the copy's garbage is what V8 must collect)
+   */
   row(table: CopiedTable, row: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -31,6 +34,8 @@ export function remapper(salt: string, sourceEnvironmentId: string | null, targe
   const digest = (value: string) => createHmac('sha256', salt).update(value).digest();
   const id = (value: string): string => {
     if (value === sourceEnvironmentId) return targetEnvironmentId;
+    // the shortest id is `x:` and 32 hex digits: most values (names, dates, text) stop here
+    if (value.length < 34) return value;
     const entity = ENTITY_ID.exec(value);
     if (entity) return `${entity[1]}:${digest(value).subarray(0, 16).toString('hex')}`;
     if (UUID.test(value)) {
@@ -68,15 +73,17 @@ export function remapper(salt: string, sourceEnvironmentId: string | null, targe
     id,
     storageKey,
     row(table, row) {
-      const out: Record<string, unknown> = {};
       const cleared = CLEARED_COLUMNS[table.name] ?? [];
-      for (const [column, value] of Object.entries(row)) {
-        if (column === 'environment_id') out[column] = targetEnvironmentId;
-        else if (cleared.includes(column)) out[column] = null;
-        else if (table.fileColumns.includes(column) && typeof value === 'string') out[column] = storageKey(value);
-        else out[column] = walk(value);
+      // for…in over the parsed row's own keys, not Object.entries: no [key, value] array per column
+      for (const column in row) {
+        const value = row[column];
+        if (column === 'environment_id') row[column] = targetEnvironmentId;
+        else if (cleared.includes(column)) row[column] = null;
+        else if (table.fileColumns.includes(column) && typeof value === 'string') row[column] = storageKey(value);
+        else if (typeof value === 'string') row[column] = id(value);
+        else if (value !== null && typeof value === 'object') row[column] = walk(value);
       }
-      return out;
+      return row;
     },
   };
 }

@@ -36,24 +36,28 @@ export async function writeBatch(
     out.push(row);
   }
   const progress = state.progress.tables[table.name] ?? { rows: 0, lastKey: null, done: false };
+  // the batch as text before the first await: the row objects die young (in the young generation)
+  // instead of being promoted while the transaction's round trips run, and wait for a full collection
+  const count = out.length;
+  const rowsJson = count > 0 ? JSON.stringify(out) : null;
+  const deferredJson = deferred.length > 0 ? JSON.stringify(deferred) : null;
+  out.length = 0;
+  deferred.length = 0;
   await prisma.$transaction(async (tx) => {
-    if (out.length > 0) {
+    if (rowsJson !== null) {
       const t = tableIdent(table.name);
-      await tx.$executeRawUnsafe(
-        `INSERT INTO ${t} SELECT * FROM json_populate_recordset(NULL::${t}, $1::json)`,
-        JSON.stringify(out),
-      );
+      await tx.$executeRawUnsafe(`INSERT INTO ${t} SELECT * FROM json_populate_recordset(NULL::${t}, $1::json)`, rowsJson);
     }
-    if (deferred.length > 0) {
+    if (deferredJson !== null) {
       await tx.$executeRawUnsafe(
         `INSERT INTO environment_copy_deferred (target_environment_id, table_name, column_name, row_id, value)
          SELECT $1, $2, d.column, d.row_id, d.value FROM json_to_recordset($3::json) AS d("column" text, row_id text, value text)`,
         state.targetEnvironmentId,
         table.name,
-        JSON.stringify(deferred),
+        deferredJson,
       );
     }
-    state.progress.tables[table.name] = { rows: progress.rows + out.length, lastKey, done: false };
+    state.progress.tables[table.name] = { rows: progress.rows + count, lastKey, done: false };
     await saveProgress(tx, state);
   }, TX);
 }
