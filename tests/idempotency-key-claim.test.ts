@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -22,26 +23,43 @@ afterAll(async () => {
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
 
 describe('Idempotency-Key claims', () => {
-  it("a create's key is claimed in the create's own transaction: no statement of its own, and kept with the answer", async () => {
-    const before = await t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bizops-idempotency-claims'`,
-    );
-    const first = await acme.v2('POST', '/crm/organization', { name: 'Claimed In The Write BV' }, withKey('in-tx-1'));
-    expect(first.status, first.text).toBe(200);
-    const id = (first.body as { data: { id: string } }).data.id;
-    // the claims pool was never asked: it opened no connection (the key rows come from the write)
-    const after = await t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'bizops-idempotency-claims'`,
-    );
-    expect(after[0]?.n).toBe(before[0]?.n);
-    const again = await acme.v2('POST', '/crm/organization', { name: 'Claimed In The Write BV' }, withKey('in-tx-1'));
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect((again.body as { data: { id: string } }).data.id).toBe(id);
+  it("a create's key is claimed in the create's own transaction: unseen until the create commits, then kept with its answer", async () => {
+    const keyRows = async () =>
+      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_key WHERE key = 'in-tx-1'`))[0]?.n;
+    // the create's INSERT waits behind this lock, its transaction open: a key claimed apart,
+    // before the write, would be committed and seen meanwhile; one claimed in it is not
+    const locker = new pg.Client({ connectionString: t.db.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE organization IN SHARE MODE');
+      const pending = acme.v2('POST', '/crm/organization', { name: 'Claimed In The Write BV' }, withKey('in-tx-1'));
+      const waiting = async () =>
+        (
+          await t.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'organization'::regclass AND NOT granted`,
+          )
+        )[0]?.n;
+      for (let i = 0; i < 400 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(await waiting()).toBe(1);
+      expect(await keyRows()).toBe(0);
+      await locker.query('COMMIT');
+      const first = await pending;
+      expect(first.status, first.text).toBe(200);
+      expect(await keyRows()).toBe(1);
+      const again = await acme.v2('POST', '/crm/organization', { name: 'Claimed In The Write BV' }, withKey('in-tx-1'));
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect((again.body as { data: { id: string } }).data.id).toBe((first.body as { data: { id: string } }).data.id);
+    } finally {
+      await locker.end();
+    }
   });
 
   it('a command that writes through Prisma claims apart first: 10 concurrent repeats make one webhook', async () => {
     const body = { url: 'http://127.0.0.1:9/claimed-apart', events: ['*'] };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => acme.v3('POST', '/webhook.create', body, withKey('apart-1'))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => acme.v3('POST', '/webhook.create', body, withKey('apart-1'))),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
     expect(new Set(answers.map((a) => (a.body as { id: string }).id)).size).toBe(1);
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(9);

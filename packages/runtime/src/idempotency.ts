@@ -30,9 +30,9 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * is kept, a crash cannot make the key run again.
  */
 export interface IdempotencyStore {
-  /** claims and reads of keys (committed without waiting for the flush) */
+  /** claims apart and reads of keys, answers of claims committed with their write (committed without waiting for the flush) */
   claim<T>(name: string, text: string, params: readonly unknown[]): Promise<T[]>;
-  /** answers kept and keys released (committed durably) */
+  /** answers of claims made apart, and keys released (committed durably) */
   keep<T>(name: string, text: string, params: readonly unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -107,6 +107,8 @@ const heldByAnother = () => new ConflictError('a request with this Idempotency-K
  */
 class KeyGate implements WriteGate {
   state: KeyState = 'pending';
+  /** claimed by a write transaction that committed: the key's row says the write has happened */
+  withWrite = false;
   /** no longer guarding (the answer is being sent): later writes go on */
   closed = false;
   private changed: { promise: Promise<void>; resolve: () => void } | null = null;
@@ -154,6 +156,7 @@ class KeyGate implements WriteGate {
   carried(committed: boolean, failure: unknown): unknown {
     if (this.state !== 'carrying') return undefined;
     if (committed) {
+      this.withWrite = true;
       this.set('claimed');
       return undefined;
     }
@@ -279,7 +282,7 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
       )[0];
 
     const gate = new KeyGate(
-      { text: 'SELECT idempotency_key_claim($1, $2, $3, $4, $5, $6)', values: [...id, hash, leaseMs, ttl] },
+      { text: 'SELECT idempotency_key_claim($1, $2, $3, $4, $5)', values: [...id, hash, ttl] },
       claimApart,
     );
     setRequestWriteGate(gate);
@@ -346,7 +349,12 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
         const state = await gate.settled();
         gate.closed = true;
         if (state === 'claimed') {
-          // its write holds the key: its answer is kept, and sent without waiting for that
+          // its write holds the key: its answer is kept, and sent without waiting for that. The
+          // answer to a claim committed with its write is kept without waiting for its WAL flush:
+          // lost in a crash of the database, it leaves a key whose lease never ends, answered 409,
+          // never run again (a flush of its own on every keyed write cost the most, see the docs).
+          // A claim made apart may have no write behind it; its answer is kept durably.
+          const answers = gate.withWrite ? sql : keep;
           const stored =
             status >= 500
               ? keep(
@@ -354,7 +362,7 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
                   'DELETE FROM idempotency_key WHERE environment_id = $1 AND token_id = $2 AND key = $3',
                   id,
                 )
-              : keep(
+              : answers(
                   'bo_idempotency_answer',
                   `UPDATE idempotency_key SET status = $4, headers = $5::jsonb, body = $6, lease_until = now()
                     WHERE environment_id = $1 AND token_id = $2 AND key = $3`,
@@ -367,7 +375,8 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
           // it wrote nothing: a 5xx is not kept; any other answer is kept with the key in one
           // statement, unless another request holds the key (then the answer is that one's)
           if (status >= 500) return true;
-          const kept = await keep<{ claimed: boolean }>(
+          // without waiting for the flush: lost in a crash, the request (which wrote nothing) runs again
+          const kept = await sql<{ claimed: boolean }>(
             'bo_idempotency_keep',
             `INSERT INTO idempotency_key (environment_id, token_id, key, request_hash, status, headers, body, lease_until, expires_at)
              VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, now(), now() + make_interval(secs => $8::float8 / 1000))
