@@ -190,6 +190,57 @@ class KeyGate implements WriteGate {
   }
 }
 
+interface Answer {
+  id: readonly [string, string, string];
+  status: number;
+  headers: string;
+  body: Buffer;
+}
+
+/**
+ * Answers of claims committed with their write, kept in batches: every answer that came while
+ * the previous batch was being written goes in the next one, in one UPDATE. A statement and a
+ * commit of its own per keyed write was most of what a key cost once its claim rode in the
+ * write (docs/idempotency.md); nobody waits for these answers but a repeat of the same key,
+ * which waits for its answer anyway.
+ */
+function answerBatches(
+  run: (name: string, text: string, params: readonly unknown[]) => Promise<unknown>,
+): (answer: Answer) => Promise<void> {
+  let next: { answers: Answer[]; done: Promise<void> } | null = null;
+  let writing: Promise<unknown> = Promise.resolve();
+  return (answer) => {
+    if (!next) {
+      const batch: { answers: Answer[]; done: Promise<void> } = { answers: [], done: Promise.resolve() };
+      // written once the batch before it is: the answers that come meanwhile join it
+      batch.done = writing.then(() => {
+        if (next === batch) next = null;
+        const a = batch.answers;
+        return run(
+          'bo_idempotency_answers',
+          `UPDATE idempotency_key k
+              SET status = a.status, headers = a.headers, body = a.body, lease_until = now()
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::jsonb[], $6::bytea[])
+                  AS a(environment_id, token_id, key, status, headers, body)
+            WHERE k.environment_id = a.environment_id AND k.token_id = a.token_id AND k.key = a.key`,
+          [
+            a.map((x) => x.id[0]),
+            a.map((x) => x.id[1]),
+            a.map((x) => x.id[2]),
+            a.map((x) => x.status),
+            a.map((x) => x.headers),
+            a.map((x) => x.body),
+          ],
+        ).then(() => undefined);
+      });
+      writing = batch.done.catch(() => undefined);
+      next = batch;
+    }
+    next.answers.push(answer);
+    return next.done;
+  };
+}
+
 /**
  * `Idempotency-Key` on every write of a door (issue 29, section 1), one implementation for v2
  * and v3, mounted after the guard (the token is known) and after the body is parsed (its hash is
@@ -214,6 +265,9 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
   const ttl = opts.ttlMs ?? IDEMPOTENCY_KEY_TTL_MS;
   const waitMs = opts.waitMs ?? IDEMPOTENCY_WAIT_MS;
   const leaseMs = opts.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+  const store = opts.store;
+  // one batcher per store (the process's); without one, each answer on the request's pool
+  const batchedAnswer = store ? answerBatches(store.claim.bind(store)) : null;
 
   return (render) => (req: Request, res: Response, next: NextFunction) => {
     const key = req.get('idempotency-key');
@@ -236,7 +290,6 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
         ]),
       );
     }
-    const store = opts.store;
     const raw = store ? null : rawRead(admission.context.prisma);
     // outside the request's scope: the request pool would ask the request's write gate again
     const onRequestPool = <T>(_name: string, text: string, params: readonly unknown[]) =>
@@ -353,8 +406,8 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
           // answer to a claim committed with its write is kept without waiting for its WAL flush:
           // lost in a crash of the database, it leaves a key whose lease never ends, answered 409,
           // never run again (a flush of its own on every keyed write cost the most, see the docs).
-          // A claim made apart may have no write behind it; its answer is kept durably.
-          const answers = gate.withWrite ? sql : keep;
+          // A claim made apart may have no write behind it; its answer is kept durably. Answers
+          // with their write go in batches (answerBatches).
           const stored =
             status >= 500
               ? keep(
@@ -362,12 +415,14 @@ export function idempotency(opts: IdempotencyOptions): IdempotencyMiddleware {
                   'DELETE FROM idempotency_key WHERE environment_id = $1 AND token_id = $2 AND key = $3',
                   id,
                 )
-              : answers(
-                  'bo_idempotency_answer',
-                  `UPDATE idempotency_key SET status = $4, headers = $5::jsonb, body = $6, lease_until = now()
+              : gate.withWrite && batchedAnswer
+                ? batchedAnswer({ id, status, headers, body })
+                : keep(
+                    'bo_idempotency_answer',
+                    `UPDATE idempotency_key SET status = $4, headers = $5::jsonb, body = $6, lease_until = now()
                     WHERE environment_id = $1 AND token_id = $2 AND key = $3`,
-                  [...id, status, headers, body],
-                );
+                    [...id, status, headers, body],
+                  );
           stored.catch((err: unknown) => opts.log.error({ err }, 'storing an idempotent answer'));
           return true;
         }
