@@ -32,7 +32,9 @@ for (const [side, header] of [
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(`${out}-${side}.cpuprofile`, JSON.stringify(profile));
   const n = r.requestsPerSecond * seconds;
-  console.log(`${side}: ${r.requestsPerSecond.toFixed(0)} creates/s, node ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms per create`);
+  console.log(
+    `${side}: ${r.requestsPerSecond.toFixed(0)} creates/s, node ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms per create`,
+  );
 }
 await bench.stop();
 process.exit(0);
