@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import {
   BadRequestError,
   createCaller,
@@ -7,7 +7,7 @@ import {
   preconditionOf,
   type UserPrincipal,
 } from '@bo/domain';
-import { admissionOf, type Guard, idempotency, TransportSecurityError } from '@bo/runtime';
+import { admissionOf, type Guard, type IdempotencyMiddleware, idempotency, TransportSecurityError } from '@bo/runtime';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { DEFAULT_MAX_JSON_DEPTH, mountApiDocs, refuseDeepJson } from '@bo/http';
@@ -29,7 +29,7 @@ export interface V2Options {
   /** how deep a JSON body may nest (default 32) */
   maxJsonDepth?: number;
   /** `Idempotency-Key` on writes (the process's, with its own store); none: one on the request's pool */
-  idempotency?: RequestHandler;
+  idempotency?: IdempotencyMiddleware;
 }
 
 export interface V2Helpers {
@@ -100,7 +100,9 @@ export function createV2Router(opts: V2Options): Router {
   const json = express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) });
   app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : json(req, res, next)));
   // safe retries: a write with an Idempotency-Key runs once (a body read as a stream has no hash to compare: not those)
-  const idempotent = opts.idempotency ?? idempotency({ log: opts.log });
+  const idempotent = (opts.idempotency ?? idempotency({ log: opts.log }))((err, req, res) =>
+    renderV2Error(err, req, res, opts.log),
+  );
   app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : idempotent(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {

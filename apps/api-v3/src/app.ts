@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import {
   appRouter,
   createCaller,
@@ -13,7 +13,7 @@ import {
   violationsFromZod,
 } from '@bo/domain';
 import { procedureNamedBy } from '@bo/domain/trpc';
-import { admissionOf, type Guard, idempotency, TransportSecurityError } from '@bo/runtime';
+import { admissionOf, type Guard, type IdempotencyMiddleware, idempotency, TransportSecurityError } from '@bo/runtime';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import type { CommandEndpoint } from './endpoints/types.js';
 import { listCondition, parseFilters, parsePaging } from './paging.js';
@@ -30,7 +30,7 @@ export interface V3Options {
   /** how deep a JSON body may nest (default 32) */
   maxJsonDepth?: number;
   /** `Idempotency-Key` on writes (the process's, with its own store); none: one on the request's pool */
-  idempotency?: RequestHandler;
+  idempotency?: IdempotencyMiddleware;
 }
 
 type Caller = ReturnType<typeof createCaller>;
@@ -130,7 +130,7 @@ export function createV3Router(opts: V3Options): Router {
   });
   app.use(express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) }));
   // safe retries: a command with an Idempotency-Key runs once
-  app.use(opts.idempotency ?? idempotency({ log: opts.log }));
+  app.use((opts.idempotency ?? idempotency({ log: opts.log }))((err, req, res) => renderV3Error(err, req, res, opts.log)));
 
   const handle = async (req: Request, res: Response, name: string, id: string | undefined) => {
     // own entries only: `constructor`, `__proto__`, `toString`, … are names of nothing here

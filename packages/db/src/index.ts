@@ -33,10 +33,12 @@ export {
   noteRequestWrite,
   outsideRequestScope,
   poolConfig,
+  pendingWriteGate,
   runInRequestScope,
+  setRequestWriteGate,
   sqlError,
 } from './pool.js';
-export type { PoolGuards, PoolStats, RequestScope, StatementTracer } from './pool.js';
+export type { PoolGuards, PoolStats, RequestScope, StatementTracer, WriteGate } from './pool.js';
 export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';
 export {
   MAX_AGE_MS as REMEMBERED_MAX_AGE_MS,

@@ -33,6 +33,47 @@ export interface RequestScope {
   requestId?: string;
   /** the request's span when traces are exported (opaque here: the statement tracer reads it) */
   trace?: unknown;
+  /** what the request's first write must pass first (its Idempotency-Key's claim), if anything */
+  writeGate?: WriteGate;
+}
+
+/**
+ * Something a request must do before its first write, set on its scope: the claim of its
+ * `Idempotency-Key` (@bo/runtime idempotency.ts). A write transaction of our own (tenant.ts)
+ * carries it as its first statement, pipelined with the write: no round trip of its own. Every
+ * other way a request may write passes it first, here in the guarded pool: a statement that is
+ * not a plain read, and every connection checked out (Prisma's transactions).
+ */
+export interface WriteGate {
+  /** true once passed (or no longer guarding): writes go on without asking */
+  readonly passed: boolean;
+  /** resolves once the gate is passed (waits for a transaction carrying it; passes it apart if none does) */
+  pass(): Promise<void>;
+  /** the statement a transaction of our own sends first to carry the gate; null: `pass()` first */
+  carry(): { text: string; values: unknown[] } | null;
+  /** how that transaction ended (its failure, if any); answers the error to throw instead of it, if any */
+  carried(committed: boolean, failure: unknown): unknown;
+}
+
+/** Sets what the running request's writes must pass first (see WriteGate). */
+export function setRequestWriteGate(gate: WriteGate | undefined): void {
+  const scope = scopes.getStore();
+  if (scope) scope.writeGate = gate;
+}
+
+/** The gate the running request's next write must pass, if it is not passed yet. */
+export function pendingWriteGate(): WriteGate | undefined {
+  const gate = scopes.getStore()?.writeGate;
+  return gate && !gate.passed ? gate : undefined;
+}
+
+// a statement that only reads: the write gate lets it through (anything else passes the gate first)
+const READ_STATEMENT = /^\s*(select|show|explain|values|table)\b/i;
+const WRITE_WORD = /\b(insert|update|delete|merge|copy|call|truncate|lock|notify)\b/i;
+
+function mayWrite(config: unknown): boolean {
+  const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+  return typeof text !== 'string' || !READ_STATEMENT.test(text) || WRITE_WORD.test(text);
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -400,6 +441,8 @@ export class GuardedPool extends pg.Pool {
   observe: ((sql: string) => void) | undefined;
   /** checkouts that found every connection busy (for the metrics) */
   private waits = 0;
+  /** set while a checkout must not pass the request's write gate (a pooled read; a transaction carrying it) */
+  private ungated = false;
 
   /** the pool is the embedded database's */
   get embedded(): boolean {
@@ -439,6 +482,31 @@ export class GuardedPool extends pg.Pool {
     // a request waits for its share at most as long as one statement may run (30 s without a limit)
     this.fair = perKey > 0 ? new FairShare(perKey, guards.queuePerKey ?? 100, timeout > 0 ? timeout : 30_000) : null;
     livePools.add(this);
+    // pg-pool's query checks a connection out with connect(), synchronously: a statement that only
+    // reads goes by the request's write gate (see WriteGate); any other passes it first. Assigned,
+    // not overridden, to keep pg's overloads.
+    const query = super.query.bind(this) as (...args: unknown[]) => unknown;
+    const ungatedQuery = (args: unknown[]): unknown => {
+      this.ungated = true;
+      try {
+        return query(...args);
+      } finally {
+        this.ungated = false;
+      }
+    };
+    this.query = ((...args: unknown[]) => {
+      const gate = scopes.getStore()?.writeGate;
+      if (gate === undefined || gate.passed || !mayWrite(args[0])) return ungatedQuery(args);
+      const callback =
+        typeof args[args.length - 1] === 'function' ? (args.pop() as (err?: unknown, r?: unknown) => void) : undefined;
+      const result = gate.pass().then(() => ungatedQuery(args));
+      if (!callback) return result;
+      result.then(
+        (r) => callback(undefined, r),
+        (err: unknown) => callback(err),
+      );
+      return undefined;
+    }) as pg.Pool['query'];
   }
 
   stats(): PoolStats {
@@ -458,13 +526,24 @@ export class GuardedPool extends pg.Pool {
     return super.end(callback);
   }
 
+  /** A connection for a write transaction of our own, which carries the request's write gate itself (tenant.ts). */
+  connectCarryingGate(): Promise<pg.PoolClient> {
+    this.ungated = true;
+    try {
+      return this.connect() as Promise<pg.PoolClient>;
+    } finally {
+      this.ungated = false;
+    }
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect is both callback and promise style
   override connect(callback?: any): any {
     // every connection busy and no room for another: this checkout waits
     if (this.idleCount === 0 && this.totalCount >= (this.options.max ?? 10)) this.waits += 1;
     const scope = scopes.getStore();
+    const gate = this.ungated ? undefined : scope?.writeGate;
     const checkout = scope
-      ? this.checkoutInScope(scope)
+      ? this.checkoutInScope(scope, gate !== undefined && !gate.passed ? gate : undefined)
       : captures.getStore()?.open
         ? (super.connect() as Promise<pg.PoolClient>)
         : null;
@@ -478,8 +557,10 @@ export class GuardedPool extends pg.Pool {
     return undefined;
   }
 
-  private async checkoutInScope(scope: RequestScope): Promise<pg.PoolClient> {
+  private async checkoutInScope(scope: RequestScope, gate: WriteGate | undefined): Promise<pg.PoolClient> {
     if (scope.signal.aborted) throw sqlError('57014', 'canceling statement due to user request');
+    // a connection checked out may write (Prisma's transactions): the gate first, before holding one
+    if (gate) await gate.pass();
     const permit = this.fair ? await this.fair.acquire(scope.key, scope.signal) : () => {};
     let client: Released;
     try {

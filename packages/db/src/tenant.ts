@@ -1,7 +1,14 @@
 import { type PrismaClient, poolOf, type ReadOptions, rawRead, rememberedReadsOf, replicaRouterOf } from './client.js';
 import { type IndexedOrders, indexedOrders } from './indexed-orders.js';
 import { setPipelined } from './pg-internals.js';
-import { type CheckoutCapture, capturingCheckouts, type GuardedPool, noteRequestWrite, sqlError } from './pool.js';
+import {
+  type CheckoutCapture,
+  capturingCheckouts,
+  type GuardedPool,
+  noteRequestWrite,
+  pendingWriteGate,
+  sqlError,
+} from './pool.js';
 import { StatementChannel, type TransactionConnection } from './statement-channel.js';
 import type { RememberedChannel } from './remembered.js';
 
@@ -226,7 +233,19 @@ async function sqlTransaction<T>(
   write: (reader: TenantReader) => Promise<T>,
   timeoutMs: number,
 ): Promise<T> {
-  const client = await pool.connect();
+  // the request's write gate (its Idempotency-Key's claim), carried as this transaction's first
+  // statement: pipelined with the write, it costs no round trip. One carried by another of the
+  // request's transactions still running is waited for.
+  const gate = pendingWriteGate();
+  const carried = gate?.carry() ?? null;
+  if (gate && !carried) await gate.pass();
+  let client: Awaited<ReturnType<GuardedPool['connectCarryingGate']>>;
+  try {
+    client = await pool.connectCarryingGate();
+  } catch (err) {
+    if (carried) gate?.carried(false, err);
+    throw err;
+  }
   // pg's pipeline mode, for this transaction only (the embedded database takes one statement at a time)
   const pipelined = !pool.embedded;
   // as Prisma's transaction would: past its time the write is rolled back, whatever it still sends
@@ -240,10 +259,12 @@ async function sqlTransaction<T>(
   setPipelined(client, pipelined);
   try {
     await channel.queue('BEGIN');
+    if (carried) await channel.queue(carried.text, carried.values, { stablePlan: true });
     const result = await write(transactionReader(NO_RAW_TRANSACTION, environmentId, channel));
     const committed = await channel.send('COMMIT');
     // COMMIT of an aborted transaction answers ROLLBACK, without an error
     if (committed.command !== 'COMMIT') throw channel.queuedFailure ?? sqlError('40001', 'the transaction was rolled back');
+    if (carried) gate?.carried(true, undefined);
     // the request's later reads must see it, on a replica too
     noteRequestWrite();
     return result;
@@ -254,7 +275,8 @@ async function sqlTransaction<T>(
     await client.query('ROLLBACK').catch((e: unknown) => {
       broken = e;
     });
-    throw err;
+    // the gate's statement failed first if it failed (it was sent first): the gate says what that means
+    throw (carried ? gate?.carried(false, channel.queuedFailure ?? err) : undefined) ?? err;
   } finally {
     clearTimeout(timer);
     setPipelined(client, false);

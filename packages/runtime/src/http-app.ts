@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import express, { type Express, type Request } from 'express';
 import { type PrismaClient, runInRequestScope } from '@bo/db';
 import {
   type Clock,
@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { answerJsonWithoutCopy } from './json-answer.js';
 import { createGuard, type Guard } from './guard.js';
 import type { RateLimit } from './rate-limit.js';
-import { idempotency, type IdempotencyStore } from './idempotency.js';
+import { type IdempotencyMiddleware, idempotency, type IdempotencyStore } from './idempotency.js';
 import { recordRequest } from './metrics.js';
 import { endRequestSpan, requestTracer, startRequestSpan } from './tracing.js';
 
@@ -31,7 +31,7 @@ export interface HttpMountContext {
   /** how deep a JSON body may nest (checked on the bytes, before parsing) */
   maxJsonDepth: number;
   /** `Idempotency-Key` on the writes of a door (after the guard and the body) */
-  idempotency: RequestHandler;
+  idempotency: IdempotencyMiddleware;
 }
 
 /** One part of the HTTP surface (the v2 API, the v3 API, /trpc), mounted by whichever process serves it. */

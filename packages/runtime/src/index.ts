@@ -21,7 +21,7 @@ export { ADMIN_COMMAND, announce, jobsInOwnProcess, processCount, runMain, serve
 export { CLUSTER_PROCESS_ENV, clusterProcessNumber } from './cluster.js';
 export { isLauncher, launcherChain, watchLaunchers } from './launcher.js';
 export { createIdempotencyStore, idempotency, IDEMPOTENCY_KEY_TTL_MS } from './idempotency.js';
-export type { IdempotencyStore } from './idempotency.js';
+export type { IdempotencyMiddleware, IdempotencyRender, IdempotencyStore } from './idempotency.js';
 export {
   recordUploadBytes,
   recordWebhookAttempt,
