@@ -166,6 +166,25 @@ describe('placement on several clusters', () => {
     expect((feed.body as FeedPage).items.filter((i) => i.entityType === 'organization').length).toBe(1);
   });
 
+  it('an Idempotency-Key of an environment on the second cluster: the create runs once, its repeat replays the answer (the key store is the first cluster’s)', async () => {
+    const body = { name: 'Keyed on the second cluster' };
+    const headers = { 'idempotency-key': 'placement-key-1' };
+    const firstTry = await beta.v2('POST', '/crm/organization', body, { headers });
+    expect(firstTry.status, firstTry.text).toBe(200);
+    const repeat = await beta.v2('POST', '/crm/organization', body, { headers });
+    expect(repeat.status, repeat.text).toBe(200);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(repeat.body).toEqual(firstTry.body);
+    const [made] = await q<{ n: number }>(
+      second,
+      `SELECT count(*)::int AS n FROM organization WHERE name = 'Keyed on the second cluster'`,
+    );
+    expect(made?.n).toBe(1);
+    // the key itself is kept on the first cluster, with the other global data
+    const [kept] = await q<{ n: number }>(first, 'SELECT count(*)::int AS n FROM idempotency_key');
+    expect(kept?.n).toBeGreaterThan(0);
+  });
+
   it('a webhook of an environment on the second cluster is delivered by that cluster’s loop, from its outbox', async () => {
     const sub = await beta.v3('POST', '/webhook.create', { url: receiver.url, events: ['organization.created'] });
     expect(sub.status, sub.text).toBe(201);

@@ -140,7 +140,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       index,
       name: replicaName(url),
       connectionString: url,
-      prisma: index === 0 ? prisma : createPrismaClient(url, { max, guards: guards(false, max), listen: opts.listen ?? true }),
+      prisma:
+        index === 0
+          ? prisma
+          : createPrismaClient(url, {
+              max,
+              // the Idempotency-Key store is the first cluster's: a write here claims its key apart
+              guards: { ...guards(false, max), holdsIdempotencyKeys: false },
+              listen: opts.listen ?? true,
+            }),
     }));
     const placement = new Placement(clusters);
     registerPlacement(placement);

@@ -191,6 +191,11 @@ function noteCheckout(pool: GuardedPool, client: pg.PoolClient): pg.PoolClient {
 export interface PoolGuards {
   /** the embedded database: no named statements, no server-side timeout */
   embedded: boolean;
+  /**
+   * false on a cluster other than the first (DATABASE_URLS): the Idempotency-Key store lives on the
+   * first, so a write transaction here cannot carry the key's claim, which is then taken apart first
+   */
+  holdsIdempotencyKeys?: boolean;
   /** close a connection idle this long (ms); 0 keeps idle connections open */
   idleTimeoutMs: number;
   /** longest a statement may run (ms); 0 for no limit */
@@ -447,6 +452,11 @@ export class GuardedPool extends pg.Pool {
   /** the pool is the embedded database's */
   get embedded(): boolean {
     return this.guards.embedded;
+  }
+
+  /** a write transaction on this pool may carry the request's Idempotency-Key claim (see PoolGuards) */
+  get holdsIdempotencyKeys(): boolean {
+    return this.guards.holdsIdempotencyKeys !== false;
   }
 
   constructor(config: pg.PoolConfig, guards: PoolGuards) {

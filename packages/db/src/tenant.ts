@@ -237,7 +237,8 @@ async function sqlTransaction<T>(
   // statement: pipelined with the write, it costs no round trip. One carried by another of the
   // request's transactions still running is waited for.
   const gate = pendingWriteGate();
-  const carried = gate?.carry() ?? null;
+  // (on a cluster other than the first, which holds no key store, the claim is taken apart first)
+  const carried = pool.holdsIdempotencyKeys ? (gate?.carry() ?? null) : null;
   if (gate && !carried) await gate.pass();
   let client: Awaited<ReturnType<GuardedPool['connectCarryingGate']>>;
   try {
