@@ -123,6 +123,8 @@ function readOf(req: IncomingMessage): ReadName {
 interface Answer {
   ids: string[];
   count?: number;
+  /** the answer's body in bytes (UTF-8): what each side builds, copies and encrypts per request */
+  bytes: number;
 }
 
 async function answerOf(bench: BenchService, side: SideName, t: Target): Promise<Answer> {
@@ -131,12 +133,17 @@ async function answerOf(bench: BenchService, side: SideName, t: Target): Promise
     const r = await call(bench.service.port, t.headers.host ?? '', t.headers, 'GET', `${u.pathname}${u.search}`);
     if (r.status !== 200) throw new Error(`ours ${u.pathname}${u.search} answered ${r.status}: ${JSON.stringify(r.body)}`);
     const body = r.body as { data: { id: string } | { id: string }[]; metadata?: { count?: number } };
-    return { ids: Array.isArray(body.data) ? body.data.map((x) => x.id) : [body.data.id], count: body.metadata?.count };
+    return {
+      ids: Array.isArray(body.data) ? body.data.map((x) => x.id) : [body.data.id],
+      count: body.metadata?.count,
+      bytes: Buffer.byteLength(JSON.stringify(r.body)),
+    };
   }
   // the baselines use the service's self-signed certificate, as ours does; autocannon ignores it, fetch must too
   const r = await fetch(t.url, { headers: t.headers });
-  if (r.status !== 200) throw new Error(`${side} ${t.url} answered ${r.status}: ${await r.text()}`);
-  const body = (await r.json()) as {
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${side} ${t.url} answered ${r.status}: ${text}`);
+  const body = JSON.parse(text) as {
     data: { id: string; total?: string | number } | { id: string; total?: string | number }[];
     meta?: { filter_count?: number };
     count?: number;
@@ -150,7 +157,7 @@ async function answerOf(bench: BenchService, side: SideName, t: Target): Promise
         : rows[0]?.total !== undefined
           ? Number(rows[0].total)
           : undefined;
-  return { ids: rows.map((x) => x.id), count };
+  return { ids: rows.map((x) => x.id), count, bytes: Buffer.byteLength(text) };
 }
 
 /**
@@ -341,6 +348,7 @@ export default async function run(): Promise<void> {
             throw new Error(`${READ_LABEL[read]}: ${side} counted ${a.count}, expected ${expected[read].count}`);
           }
         }
+        console.log(`${READ_LABEL[read]}, bytes per answer: ${[...answers].map(([side, a]) => `${side} ${a.bytes}`).join(', ')}`);
       }
       console.log(`same answers on every side: ${READS.map((r) => READ_LABEL[r]).join('; ')}`);
     } catch (e) {

@@ -70,20 +70,31 @@ export const TRPC_CODES: Record<DomainError['kind'], TRPC_ERROR_CODE_KEY> = {
   precondition_failed: 'PRECONDITION_FAILED',
 };
 
-/** Gives tRPC's own transport the status of each domain error; the error stays reachable as `cause`. */
-const domainErrorCodes = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (result.ok) return result;
-  // a domain error, or one the domain knows how to name (a database refusal of a value, a timeout)
+/**
+ * The tRPC error that names a domain error (or one the domain knows how to name: a database refusal
+ * of a value, a timeout) with its code, so tRPC's own transport answers its status; the domain error
+ * stays reachable as `cause`. Any other error is returned as it is.
+ */
+function named(error: TRPCError): TRPCError {
   const cause =
-    result.error.cause instanceof DomainError
-      ? result.error.cause
-      : result.error.code === 'INTERNAL_SERVER_ERROR'
-        ? toDomainError(result.error.cause ?? result.error)
+    error.cause instanceof DomainError
+      ? error.cause
+      : error.code === 'INTERNAL_SERVER_ERROR'
+        ? toDomainError(error.cause ?? error)
         : null;
-  if (cause) return { ...result, error: new TRPCError({ code: TRPC_CODES[cause.kind], message: cause.message, cause }) };
-  return result;
-});
+  return cause ? new TRPCError({ code: TRPC_CODES[cause.kind], message: cause.message, cause }) : error;
+}
+
+/** What a thrown value becomes: tRPC would wrap it as an internal error, which `named` then names. */
+const thrownAsTrpc = (thrown: unknown): TRPCError =>
+  named(thrown instanceof TRPCError ? thrown : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: thrown }));
+
+/** A procedure's result with its error named (`named`): what a separate middleware did before. */
+function withNamedError<R extends { ok: true } | { ok: false; error: TRPCError }>(result: R): R {
+  if (result.ok) return result;
+  const error = named(result.error);
+  return error === result.error ? result : { ...result, error };
+}
 
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;
@@ -97,21 +108,19 @@ const SYSTEM: DeclaredRight = { kind: 'system' };
  * (BAD_REQUEST naming it) instead of being dropped by zod (issue 28, section 6). A caller whose
  * door tolerates unknown keys by contract (v2) says so in its context (`unknownInputKeys: 'drop'`).
  * Checked after the right, before the input is parsed (so the key is named whatever else is wrong).
+ * The schema is the one `.input()` declared, kept in the procedure's meta (`strictInputs`).
  */
-function refuseUnknownKeys(schema: unknown) {
-  return t.middleware(async ({ ctx, getRawInput, next }) => {
-    if (ctx.unknownInputKeys !== 'drop' && schema instanceof z.ZodType) {
-      const unknown = unknownInputKeys(schema, await getRawInput());
-      if (unknown.length > 0) {
-        throw new BadRequestError(`unknown input ${unknown.length === 1 ? 'key' : 'keys'}: ${unknown.join(', ')}`, unknown[0]);
-      }
-    }
-    return next();
-  });
+async function refuseUnknownKeys(ctx: DomainContext, meta: ProcedureMeta | undefined, getRawInput: () => Promise<unknown>) {
+  const schema = meta?.strictInput;
+  if (ctx.unknownInputKeys === 'drop' || !(schema instanceof z.ZodType)) return;
+  const unknown = unknownInputKeys(schema, await getRawInput());
+  if (unknown.length > 0) {
+    throw new BadRequestError(`unknown input ${unknown.length === 1 ? 'key' : 'keys'}: ${unknown.join(', ')}`, unknown[0]);
+  }
 }
 
 interface BuilderLike {
-  use(middleware: unknown): BuilderLike;
+  meta(meta: ProcedureMeta): BuilderLike;
   input(schema: unknown): BuilderLike;
 }
 
@@ -119,17 +128,19 @@ const isBuilder = (v: unknown): v is BuilderLike =>
   typeof v === 'object' && v !== null && '_def' in v && typeof (v as { input?: unknown }).input === 'function';
 
 /**
- * A procedure builder whose every input is strict: `.input(schema)` adds the check of that schema
- * in front of its parse, once, where the procedure is declared; every builder derived from this
- * one (`meta`, `use`, `input`, `output`) is strict too. (No procedure chains two inputs, whose
- * keys tRPC would merge: a test walks the router for that.)
+ * A procedure builder whose every input is strict: `.input(schema)` keeps the schema in the
+ * procedure's meta, where its one guarding middleware (below) checks the raw input's keys before
+ * the parse; every builder derived from this one (`meta`, `use`, `input`, `output`) is strict too.
+ * (No procedure chains two inputs, whose keys tRPC would merge: a test walks the router for that.)
+ * Not a middleware of its own: each level of middleware costs tRPC two copies of its options and
+ * one of the context per call, which showed in the profile of a read by id.
  */
 function strictInputs<B>(builder: B): B {
   return new Proxy(builder as unknown as BuilderLike, {
     get(target, prop, receiver) {
       const member: unknown = Reflect.get(target, prop, receiver);
       if (typeof member !== 'function') return member;
-      if (prop === 'input') return (schema: unknown) => strictInputs(target.use(refuseUnknownKeys(schema)).input(schema));
+      if (prop === 'input') return (schema: unknown) => strictInputs(target.meta({ strictInput: schema }).input(schema));
       return (...args: unknown[]) => {
         const result: unknown = member.apply(target, args);
         return isBuilder(result) ? strictInputs(result) : result;
@@ -138,8 +149,21 @@ function strictInputs<B>(builder: B): B {
   }) as unknown as B;
 }
 
-/** Procedures anyone may call (sign-in, the token check itself): they declare no right. */
-export const publicProcedure = strictInputs(t.procedure.meta({ right: PUBLIC }).use(domainErrorCodes));
+const strictProcedure = strictInputs(t.procedure);
+
+/**
+ * Procedures anyone may call (sign-in, the token check itself): they declare no right. Each kind of
+ * procedure below has one middleware of its own, which names domain errors, checks the right and the
+ * input's keys and builds the context: a middleware level per concern cost a context merge each.
+ */
+export const publicProcedure = strictProcedure.meta({ right: PUBLIC }).use(async ({ ctx, meta, getRawInput, next }) => {
+  try {
+    await refuseUnknownKeys(ctx, meta, getRawInput);
+  } catch (thrown) {
+    throw thrownAsTrpc(thrown);
+  }
+  return withNamedError(await next());
+});
 
 /**
  * A user's context, once the declared right holds: ctx.db scoped to the token's environment, ctx.sql its
@@ -186,36 +210,47 @@ function run<R>(type: ProcedureType, next: () => Promise<R>): Promise<R> {
   return type === 'mutation' ? next().finally(noteRequestWrite) : next();
 }
 
+/**
+ * The one middleware of a user's procedure: the right (declared in its meta, which the doors' guard
+ * checks before reading a body, checked again here by the same function), the environment's context
+ * (on one cluster as it always was: no placement, one WeakMap miss per call), the input's keys, then the
+ * procedure, its domain errors named.
+ */
+function userMiddleware(right: DeclaredRight) {
+  return t.middleware(async ({ ctx, meta, getRawInput, next, type }) => {
+    let user: ReturnType<typeof userContext>;
+    try {
+      const placement = placementOf(ctx.prisma);
+      user = placement ? await placedUserContext(placement, ctx, right, type) : userContext(ctx, right, type);
+      await refuseUnknownKeys(ctx, meta, getRawInput);
+    } catch (thrown) {
+      throw thrownAsTrpc(thrown);
+    }
+    return withNamedError(await run(type, () => next({ ctx: user })));
+  });
+}
+
 /** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */
-export const userProcedure = publicProcedure.meta({ right: USER }).use(({ ctx, next, type }) => {
-  // on one cluster as it always was (no placement: one WeakMap miss per call)
-  const placement = placementOf(ctx.prisma);
-  if (!placement) return run(type, () => next({ ctx: userContext(ctx, USER, type) }));
-  return run(type, async () => next({ ctx: await placedUserContext(placement, ctx, USER, type) }));
-});
+export const userProcedure = strictProcedure.meta({ right: USER }).use(userMiddleware(USER));
 
 /** db: Prisma scoped to the environment; sql: raw reads with the environment bound as $1 (hot list pages). */
 export type UserContext = DomainContext & { principal: UserPrincipal; db: ScopedClient; sql: TenantSql };
 
-/**
- * A user's procedure guarded by a module right: declared in its meta (the doors' guard checks it
- * before reading a body) and checked again here, before the input, by the same function. One
- * middleware (each one costs tRPC a context merge per call).
- */
+/** A user's procedure guarded by a module right. */
 export function moduleProcedure(module: ModuleName, level: 'read' | 'write') {
   const right: DeclaredRight = { kind: 'module', module, level };
-  return publicProcedure.meta({ right }).use(({ ctx, next, type }) => {
-    // on one cluster as it always was (no placement: one WeakMap miss per call)
-    const placement = placementOf(ctx.prisma);
-    if (!placement) return run(type, () => next({ ctx: userContext(ctx, right, type) }));
-    return run(type, async () => next({ ctx: await placedUserContext(placement, ctx, right, type) }));
-  });
+  return strictProcedure.meta({ right }).use(userMiddleware(right));
 }
 
 /** Internal administration: only in-process callers with the system principal. */
-export const systemProcedure = publicProcedure.meta({ right: SYSTEM }).use(({ ctx, next }) => {
-  requireDeclaredRight(ctx.principal, SYSTEM);
-  return next();
+export const systemProcedure = strictProcedure.meta({ right: SYSTEM }).use(async ({ ctx, meta, getRawInput, next }) => {
+  try {
+    requireDeclaredRight(ctx.principal, SYSTEM);
+    await refuseUnknownKeys(ctx, meta, getRawInput);
+  } catch (thrown) {
+    throw thrownAsTrpc(thrown);
+  }
+  return withNamedError(await next());
 });
 
 function isProcedure(value: unknown): value is AnyProcedure {

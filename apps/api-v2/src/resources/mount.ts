@@ -1,4 +1,7 @@
 import type { Request, Response, Router } from 'express';
+
+/** What the mount functions register routes on: a router, or the routers by module (app.ts). */
+export type RouteTable = Pick<Router, 'get' | 'post' | 'put' | 'delete'>;
 import { BadRequestError, type createCaller, noneMatchHits, recordTag } from '@bo/domain';
 import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
@@ -36,7 +39,7 @@ function pathsOf(where: unknown, out: string[] = []): string[] {
  * domain's answers and errors back into v2 terms.
  */
 export function mountV2Resource(
-  app: Router,
+  app: RouteTable,
   resource: AnyV2Resource,
   bodyObject: (req: Request) => Record<string, unknown>,
 ): void {
@@ -178,7 +181,11 @@ export function mountV2Resource(
 }
 
 /** Mounts one v2 operation: the body (or query) in v2 names in, the answer in v2 names out. */
-export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (req: Request) => Record<string, unknown>): void {
+export function mountV2Operation(
+  app: RouteTable,
+  op: AnyV2Operation,
+  bodyObject: (req: Request) => Record<string, unknown>,
+): void {
   const handler = async (req: Request, res: Response) => {
     const raw =
       op.method === 'GET'
@@ -202,7 +209,7 @@ export function mountV2Operation(app: Router, op: AnyV2Operation, bodyObject: (r
 
 /** Mounts an operation of its own path on one row: `{path}/{id}`, the body (or query) in v2 names. */
 export function mountV2RowOperation(
-  app: Router,
+  app: RouteTable,
   operation: V2RowOperation,
   bodyObject: (req: Request) => Record<string, unknown>,
 ): void {

@@ -58,6 +58,8 @@ export type DeclaredRight =
 /** What every procedure's meta holds (see trpc.ts). */
 export interface ProcedureMeta {
   right?: DeclaredRight;
+  /** the schema `.input()` declared: its keys are the only ones the procedure takes (trpc.ts, strictInputs) */
+  strictInput?: unknown;
 }
 
 /**
