@@ -49,3 +49,27 @@ describe('v2 contract coverage', () => {
     expect(total).toBe(298);
   });
 });
+
+describe('v2 routes by module', () => {
+  it('a path is routed whatever its case and with a trailing slash, as express routes it; an unknown module is no such endpoint', async () => {
+    const created = await api.v2('POST', '/crm/organization', { name: 'Routed Case' });
+    expect(created.status).toBe(200);
+    const id = (created.body as Envelope<{ id: string }>).data.id;
+    for (const p of [`/crm/organization/${id}`, `/CRM/Organization/${id}`, `/crm/organization/${id}/`]) {
+      const res = await api.v2('GET', p);
+      expect(res.status, p).toBe(200);
+      expect((res.body as Envelope<{ id: string; name: string }>).data).toMatchObject({ id, name: 'Routed Case' });
+    }
+    const unknown = await api.v2('GET', '/nomodule/organization');
+    expect(unknown.status).toBe(404);
+    expect((unknown.body as Envelope).errors).toEqual(['no such endpoint']);
+  });
+
+  it('the last mounted resource and operation answer (each module has its own router)', async () => {
+    // the timer and the change feed are mounted after the other 120 resources
+    for (const p of ['/timers/timer', '/changes']) {
+      const res = await api.v2('GET', p);
+      expect(res.status, p).not.toBe(404);
+    }
+  });
+});
