@@ -42,7 +42,7 @@ export const v2Mount: HttpMount = {
   },
   routeOf(req, path) {
     if (path === V2 || path.startsWith(`${V2}/`)) {
-      const declared = declaredRoute(req.method, path.slice(V2.length));
+      const declared = declaredRoute(req, path.slice(V2.length));
       return declared === undefined ? expressRoute(req, V2) : `${V2}${declared}`;
     }
     if (path.startsWith(`${DOWNLOAD}/`)) return expressRoute(req, DOWNLOAD);

@@ -31,23 +31,33 @@ export function v2RouteRights(
   rowOperations: readonly V2RowOperation[],
 ): (req: Request) => DeclaredRight | undefined {
   const match = routeMatcher(declaredRoutes(resources, operations, rowOperations));
-  return (req) => match(req.method, req.path)?.right;
+  return (req) => {
+    const entry = match(req.method, req.path);
+    // the metrics label the request with the same route when it closes: matched once
+    matchedRoutes.set(req, entry);
+    return entry?.right;
+  };
 }
+
+/** the route each request was matched to by its right's lookup (the guard's), for its metrics */
+const matchedRoutes = new WeakMap<Request, Entry | undefined>();
 
 /**
  * The route template of a v2 request (`path`: below /api/v2), as the routes are declared: for the
  * metrics and spans, which must never be labelled with raw URLs (ids). undefined: no declared route.
+ * A request the guard looked up is not matched again.
  */
 export function v2RouteTemplates(
   resources: readonly AnyV2Resource[],
   operations: readonly AnyV2Operation[],
   rowOperations: readonly V2RowOperation[],
-): (method: string, path: string) => string | undefined {
+): (req: Request, path: string) => string | undefined {
   let match: ((method: string, path: string) => Entry | undefined) | null = null;
-  return (method, path) => {
+  return (req, path) => {
+    if (matchedRoutes.has(req)) return matchedRoutes.get(req)?.template;
     // built on first use: the declarations are read once, like the rights
     match ??= routeMatcher(declaredRoutes(resources, operations, rowOperations));
-    return match(method, path)?.template;
+    return match(req.method, path)?.template;
   };
 }
 

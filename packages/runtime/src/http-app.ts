@@ -150,12 +150,14 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     const gone = () => {
       if (!res.writableFinished) controller.abort();
     };
-    res.once('close', gone);
     // the socket outlives the request on a kept-alive connection: listen to it for this request only
     // (held here: by the time the response closes, req.socket may already be detached and null)
     const socket = req.socket;
     socket.once('close', gone);
-    res.once('close', () => socket.off('close', gone));
+    res.once('close', () => {
+      gone();
+      socket.off('close', gone);
+    });
     const environment = environmentFromHost(req.headers.host) ?? '';
     runInRequestScope(
       {
