@@ -16,7 +16,7 @@ import {
   UnavailableError,
   type UserPrincipal,
 } from '@bo/domain';
-import { findEnvironmentId } from '@bo/domain/auth/authenticate';
+import { authenticate, findEnvironmentId } from '@bo/domain/auth/authenticate';
 import type { WebSession } from '@bo/domain/auth/web-session';
 import type { RateLimit } from './rate-limit.js';
 import { recordRateLimitRefusal } from './metrics.js';
@@ -172,19 +172,22 @@ export function createGuard(opts: GuardOptions): Guard {
         `too many failed authentications from this address; retry in ${blocked.retryAfterSeconds} s`,
       );
     }
-    const anonymous = createCaller({ ...base, principal: null });
+    const anonymous: DomainContext = { ...base, principal: null };
     let principal: UserPrincipal | null;
     let session: WebSession | null = null;
     if (credentials === 'token') {
       try {
-        principal = await anonymous.auth.authenticate({ environment, ...tokenOf(req) });
+        // the use case itself, as findEnvironmentId above: a second procedure call per request (its
+        // proxy, middlewares and the parse of the headers' strings and of our own answer) cost a read
+        // by id about a tenth of its CPU and a fifth of its allocations
+        principal = await authenticate(anonymous, { environment, ...tokenOf(req) });
       } catch (err) {
         const domain = toDomainError(err);
         if (domain?.kind === 'unauthenticated') await failed(req);
         throw domain ?? err;
       }
     } else {
-      session = await anonymous.auth.session.resolve({ environment, secret: credentials.session(req) });
+      session = await createCaller(anonymous).auth.session.resolve({ environment, secret: credentials.session(req) });
       principal = session?.principal ?? null;
     }
     // 4. rate limit: one budget per token across every door, one per browser session
