@@ -21,7 +21,7 @@ export interface V2Options {
   guard: Guard;
   log: ErrorLogger;
   /** extra routes mounted after authentication (uploads, documents, …) */
-  extend?: (router: Router, helpers: V2Helpers) => void;
+  extend?: (routes: RouteTable, helpers: V2Helpers) => void;
   /** requests whose JSON body the route reads itself (a chunk upload), so it is not parsed here */
   ownBody?: (req: Request) => boolean;
   /** requests whose body is a file's raw bytes (storage uploads): any Content-Type, read by the route as a stream */
@@ -119,9 +119,9 @@ export function createV2Router(opts: V2Options): Router {
     sendData,
     maxJsonDepth: opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
   };
-  opts.extend?.(app, helpers);
-
+  // the extension's routes first, as they always were: within a module, the first mounted answers
   const routes = routersByModule(app);
+  opts.extend?.(routes, helpers);
   for (const resource of v2Resources) mountV2Resource(routes, resource, bodyObject);
   for (const operation of v2Operations) mountV2Operation(routes, operation, bodyObject);
   for (const operation of v2RowOperations) mountV2RowOperation(routes, operation, bodyObject);
@@ -159,8 +159,8 @@ function routersByModule(app: Router): RouteTable {
   });
   const on =
     (method: keyof RouteTable) =>
-    (path: string, ...handlers: RequestHandler[]) => {
-      routerOf(path)[method](path, ...handlers);
+    (paths: string | string[], ...handlers: RequestHandler[]) => {
+      for (const path of typeof paths === 'string' ? [paths] : paths) routerOf(path)[method](path, ...handlers);
       return table;
     };
   const table = { get: on('get'), post: on('post'), put: on('put'), delete: on('delete') } as unknown as RouteTable;

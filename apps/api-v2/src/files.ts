@@ -1,4 +1,5 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { RouteTable } from './resources/mount.js';
 import { BadRequestError, toDomainError, ValidationError } from '@bo/domain';
 import type { UploadStatus } from '@bo/domain/uploads/upload.schema';
 import type { V2Helpers } from './app.js';
@@ -67,7 +68,7 @@ export function readsOwnBody(req: Request): boolean {
  * document's file, and PUT documents/externaldocument with the id in the body.
  * Wire format only; the domain does the rest.
  */
-export function mountFileRoutes(app: Router, h: V2Helpers): void {
+export function mountFileRoutes(app: RouteTable, h: V2Helpers): void {
   app.post('/upload/chunked', async (req, res) => {
     const started = await inV2UploadTerms(() => h.caller(req).upload.chunked.start(uploadInput(body(req)) as never));
     h.sendData(res, { chunked_upload_id: started.id });

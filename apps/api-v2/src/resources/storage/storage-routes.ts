@@ -1,4 +1,5 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { RouteTable } from '../mount.js';
 import { BadRequestError, toDomainError } from '@bo/domain';
 import type { StoredFile } from '@bo/domain/storage/stored-file';
 import type { V2Helpers } from '../../app.js';
@@ -144,7 +145,7 @@ function assetV2(a: {
   };
 }
 
-export function mountStorageRoutes(app: Router, h: V2Helpers): void {
+export function mountStorageRoutes(app: RouteTable, h: V2Helpers): void {
   const s = (req: Request) => h.caller(req).storage;
 
   // a document's bytes: inline where a browser can show them safely
