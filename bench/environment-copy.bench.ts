@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { adminArgv, adminNodeFlags, root } from './support/admin-cli.js';
 import { insertOrganizations, startBenchService } from './support/service.js';
 import { record } from './support/summary.js';
 
@@ -18,7 +17,6 @@ import { record } from './support/summary.js';
  * printed beside each, and the growth during the copy is the peak less that.
  */
 const RECORDS = Number(process.env.BENCH_COPY_RECORDS ?? 100_000);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface CopyRun {
   /** rows copied, and the copy's own time (the process's start not counted), as the CLI reports them */
@@ -29,14 +27,6 @@ interface CopyRun {
   startRssMb: number;
 }
 
-/** the node flags of package.json's `admin` script (`tsx [flags] packages/domain/src/cli/admin.ts`) */
-function adminNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const m = /^tsx((?: --\S+)*) packages\/domain\/src\/cli\/admin\.ts$/.exec(pkg.scripts.admin ?? '');
-  if (!m) throw new Error(`package.json's admin script is not "tsx [node flags] <admin.ts>": ${pkg.scripts.admin}`);
-  return (m[1] ?? '').split(' ').filter(Boolean);
-}
-
 function highWaterMb(pid: number | undefined): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;
@@ -44,15 +34,11 @@ function highWaterMb(pid: number | undefined): number {
 
 function copyInChild(databaseUrl: string, dataDir: string, from: string, to: string): Promise<CopyRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...adminNodeFlags(), '--import', 'tsx', 'packages/domain/src/cli/admin.ts', 'environment', 'copy', from, to, '--json'],
-      {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, adminArgv(['environment', 'copy', from, to, '--json']), {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let peak = 0;
     let start = 0;
     let err = '';

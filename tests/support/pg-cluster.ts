@@ -119,28 +119,38 @@ function cluster(root: string, name: string, port: number): PgCluster {
 
 /**
  * A primary cluster (initdb, started), ready to have replicas made from it. The folder is owned
- * by `postgres` when this process is root.
+ * by `postgres` when this process is root. `settings` are appended after the test settings above
+ * (a later line wins), e.g. `fsync = on` for a benchmark that writes; `onFolder` is told the folder
+ * every server of these clusters will be under, before the first is started.
  */
-export async function startClusters(): Promise<PgClusters> {
+export async function startClusters(opts: { settings?: string[]; onFolder?: (root: string) => void } = {}): Promise<PgClusters> {
   if (!existsSync(path.join(PG_BIN, 'initdb'))) {
     throw new Error(`PostgreSQL's server binaries are not in ${PG_BIN} (initdb, pg_ctl, pg_basebackup); set PG_BIN`);
   }
   const root = mkdtempSync(path.join(tmpdir(), 'bo-pg-'));
-  if (asRoot) {
-    const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
-    const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
-    chownSync(root, uid, gid);
-  }
+  // a caller that must clean up after a kill learns the folder before any server is started in it
+  opts.onFolder?.(root);
   const all: PgCluster[] = [];
-  const primary = cluster(root, 'primary', await freePort());
-  all.push(primary);
   const destroy = async () => {
-    for (const c of all.reverse()) await c.stop().catch(() => {});
+    for (const c of [...all].reverse()) {
+      // a start cut short (its pg_ctl interrupted) may have left a server running all the same
+      if (c.running || existsSync(path.join(c.dir, 'postmaster.pid'))) {
+        await pgBin('pg_ctl', ['-D', c.dir, '-w', '-t', '60', '-m', 'fast', 'stop']).catch(() => {});
+      }
+    }
     rmSync(root, { recursive: true, force: true });
   };
+  let primary: PgCluster;
   try {
+    if (asRoot) {
+      const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
+      const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
+      chownSync(root, uid, gid);
+    }
+    primary = cluster(root, 'primary', await freePort());
+    all.push(primary);
     await pgBin('initdb', ['-D', primary.dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    await appendConfig(primary.dir, SETTINGS, ['host replication all 127.0.0.1/32 trust']);
+    await appendConfig(primary.dir, [...SETTINGS, ...(opts.settings ?? [])], ['host replication all 127.0.0.1/32 trust']);
     await primary.start();
   } catch (err) {
     await destroy();
