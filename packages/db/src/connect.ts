@@ -112,9 +112,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // each cluster runs its own migrations (the same folder): a tenant table exists everywhere
     if (opts.migrate !== false) for (const url of urls.length > 1 ? urls : [databaseUrl]) await applyMigrations(url, { log });
     const max = opts.poolSize ?? 10;
+    // several clusters: environments move between them, so their writes take a write fence (pool.ts)
+    const fenced = urls.length > 1;
     const prisma = createPrismaClient(databaseUrl, {
       max,
-      guards: guards(false, max),
+      guards: { ...guards(false, max), ...(fenced ? { fenced } : {}) },
       listen: opts.listen ?? true,
       ...(opts.replicaUrls?.length
         ? {
@@ -146,7 +148,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
           : createPrismaClient(url, {
               max,
               // the Idempotency-Key store is the first cluster's: a write here claims its key apart
-              guards: { ...guards(false, max), holdsIdempotencyKeys: false },
+              guards: { ...guards(false, max), holdsIdempotencyKeys: false, fenced },
               listen: opts.listen ?? true,
             }),
     }));

@@ -1,6 +1,14 @@
 export { aliasClient, createPrismaClient, rawRead, rawScript, rememberedReadsOf } from './client.js';
 export type { PrismaClient, RawRead, RawScript, ReadOptions } from './client.js';
-export { inTransaction, SCOPED_ENVIRONMENT, scopeToEnvironment, tableIdent, tenantSql, transactionReader } from './tenant.js';
+export {
+  inTransaction,
+  SCOPED_ENVIRONMENT,
+  scopeToEnvironment,
+  tableIdent,
+  tenantSql,
+  transactionReader,
+  withGlobalReads,
+} from './tenant.js';
 export type {
   ScopedClient,
   ScopedTransaction,
@@ -17,7 +25,16 @@ export { Prisma } from './generated/prisma/client.js';
 export type * as Models from './generated/prisma/models.js';
 export { clustersOf, openDatabase, embeddedInfoPath } from './connect.js';
 export type { Database, DatabaseCluster, DatabaseOptions } from './connect.js';
-export { type Cluster, type EnvironmentPlace, PLACEMENT_TTL_MS, Placement, placementOf, registerPlacement } from './placement.js';
+export {
+  type Cluster,
+  type EnvironmentPlace,
+  fenceRequestWrites,
+  GLOBAL_TABLES,
+  PLACEMENT_TTL_MS,
+  Placement,
+  placementOf,
+  registerPlacement,
+} from './placement.js';
 export { applyMigrations, MigrationHistoryError } from './migrations.js';
 export { startEmbeddedDatabase } from './embedded.js';
 export { FilesystemStorage } from './file-storage.js';
@@ -37,6 +54,7 @@ export {
   runInRequestScope,
   setRequestWriteGate,
   sqlError,
+  WRITE_FENCE,
 } from './pool.js';
 export type { PoolGuards, PoolStats, RequestScope, StatementTracer, WriteGate } from './pool.js';
 export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';

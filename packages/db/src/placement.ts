@@ -13,7 +13,25 @@
 //
 // With one cluster (DATABASE_URLS unset) nothing of this exists: no Placement is registered, and
 // `placementOf` is one WeakMap miss per procedure call.
-import { type PrismaClient, rawRead } from './client.js';
+import { type PrismaClient, poolOf, rawRead } from './client.js';
+import { currentRequestScope } from './pool.js';
+
+/**
+ * The tables of global data, on the first cluster only (a cluster other than the first has them, empty:
+ * every cluster runs the same migrations). A tenant row may name a row of these (an employee's user):
+ * such a reference is checked and read on the first cluster (TenantSql.global), and no foreign key
+ * joins a tenant table to one of them (none could, across clusters).
+ */
+export const GLOBAL_TABLES: ReadonlySet<string> = new Set([
+  'environment',
+  'environment_placement',
+  'user_account',
+  'api_token',
+  'web_session',
+  'login_link',
+  'maintenance_window',
+  'idempotency_key',
+]);
 
 /** how long a process trusts a placement it read; a move waits longer than this twice */
 export const PLACEMENT_TTL_MS = 1_000;
@@ -147,4 +165,15 @@ export function registerPlacement(placement: Placement): void {
 /** The placement behind a client of a multi-cluster database; undefined with one cluster. */
 export function placementOf(client: PrismaClient): Placement | undefined {
   return placements.get(client);
+}
+
+/**
+ * The running request's writes of the environment on this client's cluster take the environment's write
+ * fence first (WRITE_FENCE in pool.ts): a move waits for those in flight and refuses later ones, however
+ * long ago the request was admitted. Called for a mutation on a database of several clusters only.
+ */
+export function fenceRequestWrites(client: PrismaClient, environmentId: string): void {
+  const scope = currentRequestScope();
+  const pool = poolOf(client);
+  if (scope && pool?.fenced) scope.writeFence = { environmentId, pool };
 }

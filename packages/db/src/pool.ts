@@ -35,7 +35,27 @@ export interface RequestScope {
   trace?: unknown;
   /** what the request's first write must pass first (its Idempotency-Key's claim), if anything */
   writeGate?: WriteGate;
+  /**
+   * Several clusters (DATABASE_URLS): the environment whose writes the request makes on that pool (its
+   * cluster's) take the environment's write fence first (see `WRITE_FENCE`). Set by the procedure
+   * middleware for a mutation; never with one cluster.
+   */
+  writeFence?: { environmentId: string; pool: GuardedPool };
 }
+
+/**
+ * The write fence of an environment on a database of several clusters (migration
+ * 20261127060000_environment_write_fence): a shared advisory lock keyed by the environment, then the
+ * check that no move has fenced it off this cluster (SQLSTATE BOMV1 if one has). A move takes the lock
+ * exclusively to set the fence: it waits for the writes holding it, and every later one is refused.
+ * A write transaction of our own sends it first, for the transaction (pipelined: no round trip); a
+ * connection checked out for a write outside one (Prisma's) takes it for the session, until released.
+ */
+export const WRITE_FENCE = {
+  transaction: 'SELECT environment_write_fence($1, false)',
+  session: 'SELECT environment_write_fence($1, true)',
+  release: 'SELECT environment_write_fence_release($1)',
+} as const;
 
 /**
  * Something a request must do before its first write, set on its scope: the claim of its
@@ -196,6 +216,11 @@ export interface PoolGuards {
    * first, so a write transaction here cannot carry the key's claim, which is then taken apart first
    */
   holdsIdempotencyKeys?: boolean;
+  /**
+   * One of several clusters (DATABASE_URLS): environments move between them, so a write of an
+   * environment takes its write fence here first (see WRITE_FENCE). Unset with one cluster: nothing added.
+   */
+  fenced?: boolean;
   /** close a connection idle this long (ms); 0 keeps idle connections open */
   idleTimeoutMs: number;
   /** longest a statement may run (ms); 0 for no limit */
@@ -454,6 +479,11 @@ export class GuardedPool extends pg.Pool {
     return this.guards.embedded;
   }
 
+  /** a write transaction of an environment takes its write fence first (several clusters, see PoolGuards) */
+  get fenced(): boolean {
+    return this.guards.fenced === true;
+  }
+
   /** a write transaction on this pool may carry the request's Idempotency-Key claim (see PoolGuards) */
   get holdsIdempotencyKeys(): boolean {
     return this.guards.holdsIdempotencyKeys !== false;
@@ -505,7 +535,11 @@ export class GuardedPool extends pg.Pool {
       }
     };
     this.query = ((...args: unknown[]) => {
-      const gate = scopes.getStore()?.writeGate;
+      const scope = scopes.getStore();
+      // several clusters: a mutation's write outside a transaction of our own takes the fence first
+      if (scope?.writeFence?.pool === this && mayWrite(args[0]))
+        return this.fencedQuery(scope, scope.writeFence.environmentId, args);
+      const gate = scope?.writeGate;
       if (gate === undefined || gate.passed || !mayWrite(args[0])) return ungatedQuery(args);
       const callback =
         typeof args[args.length - 1] === 'function' ? (args.pop() as (err?: unknown, r?: unknown) => void) : undefined;
@@ -517,6 +551,37 @@ export class GuardedPool extends pg.Pool {
       );
       return undefined;
     }) as pg.Pool['query'];
+  }
+
+  /** One statement that may write, on a connection holding the environment's write fence (see WRITE_FENCE). */
+  private fencedQuery(scope: RequestScope, environmentId: string, args: unknown[]): unknown {
+    const callback =
+      typeof args[args.length - 1] === 'function' ? (args.pop() as (err?: unknown, r?: unknown) => void) : undefined;
+    const result = (async () => {
+      const gate = scope.writeGate;
+      if (gate && !gate.passed) await gate.pass();
+      const client = (await this.connectCarryingGate()) as pg.PoolClient;
+      let broken: unknown;
+      try {
+        // refused (BOMV1) without holding the lock: nothing to release
+        await client.query(WRITE_FENCE.session, [environmentId]);
+        try {
+          return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+        } finally {
+          await client.query(WRITE_FENCE.release, [environmentId]).catch((e: unknown) => {
+            broken = e;
+          });
+        }
+      } finally {
+        client.release(broken instanceof Error ? broken : undefined);
+      }
+    })();
+    if (!callback) return result;
+    result.then(
+      (r) => callback(undefined, r),
+      (err: unknown) => callback(err),
+    );
+    return undefined;
   }
 
   stats(): PoolStats {
@@ -558,7 +623,12 @@ export class GuardedPool extends pg.Pool {
         ? (super.connect() as Promise<pg.PoolClient>)
         : null;
     if (!checkout) return super.connect(callback);
-    const noted = checkout.then((client) => noteCheckout(this, client));
+    // several clusters: a connection a mutation checks out may write (Prisma's transactions): it holds
+    // the environment's write fence until it is released (a transaction of our own carries its own)
+    const fence = !this.ungated && scope?.writeFence?.pool === this ? scope.writeFence.environmentId : undefined;
+    const noted = (fence === undefined ? checkout : checkout.then((client) => holdingFence(client, fence))).then((client) =>
+      noteCheckout(this, client),
+    );
     if (typeof callback !== 'function') return noted;
     noted.then(
       (client) => callback(undefined, client, client.release),
@@ -620,6 +690,30 @@ export class GuardedPool extends pg.Pool {
     }, 100);
     again.unref();
   }
+}
+
+/** The checked-out connection, holding the environment's write fence for its session until it is released. */
+async function holdingFence(client: pg.PoolClient, environmentId: string): Promise<pg.PoolClient> {
+  try {
+    await client.query(WRITE_FENCE.session, [environmentId]);
+  } catch (err) {
+    // refused (BOMV1): the function let the lock go before refusing
+    client.release();
+    throw err;
+  }
+  const release = client.release.bind(client);
+  let released = false;
+  client.release = (err?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    // a broken connection is closed, its session locks with it
+    if (err) return release(err);
+    client.query(WRITE_FENCE.release, [environmentId]).then(
+      () => release(),
+      (e: Error) => release(e),
+    );
+  };
+  return client;
 }
 
 /** Any other pool of the service (rate limiter, job queue): the same rules of the database, no request guards. */

@@ -8,6 +8,7 @@ import {
   noteRequestWrite,
   pendingWriteGate,
   sqlError,
+  WRITE_FENCE,
 } from './pool.js';
 import { StatementChannel, type TransactionConnection } from './statement-channel.js';
 import type { RememberedChannel } from './remembered.js';
@@ -160,6 +161,12 @@ export interface TenantSql {
    * the client's pool is not known (or inside a transaction): use Prisma's transaction then.
    */
   transaction?<T>(write: (reader: TenantReader) => Promise<T>, options?: WriteTransactionOptions): Promise<T>;
+  /**
+   * Reads of the global tables (GLOBAL_TABLES in placement.ts: users, tokens, …) of the same environment,
+   * on the first cluster: present only where the environment lives on another cluster (DATABASE_URLS),
+   * whose copies of those tables are empty. Absent, the global tables are this reader's own.
+   */
+  readonly global?: TenantSql;
 }
 
 const indexedOrdersByClient = new WeakMap<PrismaClient, IndexedOrders>();
@@ -213,6 +220,24 @@ export function tenantSql(client: PrismaClient, environmentId: string, opts?: Te
   };
 }
 
+/**
+ * `sql` of an environment on a cluster other than the first, its global tables read through `global`
+ * (the first cluster's reader), in its transactions' readers too.
+ */
+export function withGlobalReads(sql: TenantSql, global: TenantSql): TenantSql {
+  const { transaction } = sql;
+  return {
+    ...sql,
+    global,
+    ...(transaction
+      ? {
+          transaction: <T>(write: (reader: TenantReader) => Promise<T>, options?: WriteTransactionOptions) =>
+            transaction((reader) => write({ ...reader, global }), options),
+        }
+      : {}),
+  };
+}
+
 /** what Prisma's interactive transaction allows by default: a write longer than this is rolled back */
 export const WRITE_TRANSACTION_TIMEOUT_MS = 5_000;
 
@@ -260,6 +285,8 @@ async function sqlTransaction<T>(
   setPipelined(client, pipelined);
   try {
     await channel.queue('BEGIN');
+    // several clusters: the environment's write fence first (a move waits for it, or it is refused)
+    if (pool.fenced) await channel.queue(WRITE_FENCE.transaction, [environmentId], { stablePlan: true });
     if (carried) await channel.queue(carried.text, carried.values, { stablePlan: true });
     const result = await write(transactionReader(NO_RAW_TRANSACTION, environmentId, channel));
     const committed = await channel.send('COMMIT');

@@ -2,6 +2,7 @@ import { type AnyProcedure, type AnyRouter, initTRPC, TRPCError } from '@trpc/se
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import {
+  fenceRequestWrites,
   noteRequestWrite,
   type Placement,
   placementOf,
@@ -9,6 +10,7 @@ import {
   type ScopedClient,
   type TenantSql,
   tenantSql,
+  withGlobalReads,
 } from '@bo/db';
 import {
   BadRequestError,
@@ -194,13 +196,30 @@ async function placedUserContext(
   const place = await placement.of(principal.environmentId);
   if (place.writesFrozen && type === 'mutation') throw new EnvironmentMovingError();
   const tenant: PrismaClient = place.cluster.prisma;
+  if (type === 'mutation') {
+    // its writes there take the environment's write fence: a move that froze the environment after this
+    // admission waits for them, or they are refused (503) if they start after it fenced the cluster off
+    fenceRequestWrites(tenant, principal.environmentId);
+    if (placementTestHooks.afterAdmission) await placementTestHooks.afterAdmission(principal.environmentId);
+  }
   const db: ScopedClient = placedScopedDb(ctx.prisma, tenant, principal.environmentId);
   // replicas are the first cluster's: on another cluster reads go to its primary
-  const sql = tenantSql(tenant, principal.environmentId, { replicaReads: type === 'query' });
+  const own = tenantSql(tenant, principal.environmentId, { replicaReads: type === 'query' });
+  // there, references to global rows (an employee's user) are checked and read on the first cluster
+  const sql =
+    tenant === ctx.prisma
+      ? own
+      : withGlobalReads(own, tenantSql(ctx.prisma, principal.environmentId, { replicaReads: type === 'query' }));
   return { ...ctx, prisma: placedPrisma(ctx.prisma, tenant), principal, db, sql };
 }
 
 type ProcedureType = 'query' | 'mutation' | 'subscription';
+
+/**
+ * Tests only (tests/placement-gaps.test.ts): awaited once a mutation of an environment on a database of
+ * several clusters is admitted, before it runs, to hold it across a move. Unset: one property read.
+ */
+export const placementTestHooks: { afterAdmission?: (environmentId: string) => Promise<void> } = {};
 
 /**
  * Runs the procedure; after a mutation, whatever it wrote (through any path, Prisma's included) must be

@@ -1,5 +1,7 @@
 import { deliverRun } from '@bo/domain/webhooks/deliver-run';
-import { claimDeliveries } from '@bo/domain/webhooks/delivery-claims';
+import { placementOf } from '@bo/db';
+import { MaintenanceReader } from '@bo/domain/maintenance/maintenance';
+import { type ClaimOptions, claimDeliveries } from '@bo/domain/webhooks/delivery-claims';
 import { DISPATCH_GAP_MS, leaseMsFor, WAKE_CHANNELS } from '@bo/domain/webhooks/delivery-policy';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
@@ -77,6 +79,17 @@ export const webhookDeliveryLoop: WorkerLoop = {
       timer.unref();
       retryTimers.add(timer);
     };
+    // a cluster other than the first (DATABASE_URLS) holds no maintenance windows: its claims leave out
+    // the environments the first one says are in maintenance (read at most every 2 s, as the doors do)
+    const placement = placementOf(ctx.prisma);
+    const windows =
+      placement && placement.global.prisma !== ctx.prisma
+        ? ctx.maintenance?.all
+          ? { all: ctx.maintenance.all.bind(ctx.maintenance) }
+          : new MaintenanceReader(placement.global.prisma)
+        : null;
+    const claimOptions = async (): Promise<ClaimOptions | undefined> =>
+      windows ? { maintenance: (await windows.all()).map((w) => w.scope) } : undefined;
     // a run in flight ends when its environment goes into maintenance; the rest stays pending
     const inMaintenance = async (environment: string) => Boolean(await ctx.maintenance?.forEnvironment(environment));
     const runOptions = {
@@ -115,7 +128,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
             if (dispatched.gaveUp) soon = true;
           } else owed = true;
           const free = config.concurrency - inFlight.size;
-          const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs);
+          const claimed = stopping ? [] : await claimDeliveries(ctx.prisma, free, leaseMs, await claimOptions());
           // (an environment in maintenance is not claimed at all: see claimDeliveries)
           for (const d of claimed) {
             busy = true;

@@ -16,6 +16,7 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   event: 'the outbox: copied events would be delivered and would show in the change feed as changes of the copy',
   idempotency_key: 'stored answers to retried requests of the source tokens',
   environment_placement: 'global: which cluster holds the source; a new environment is placed when it is created',
+  environment_fence: 'a cluster’s record that the source moved off it; the copy is a new environment, placed anew',
 };
 
 /** Column values the copy does not carry over (credentials kept on a copied row). */

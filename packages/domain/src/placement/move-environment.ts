@@ -1,4 +1,4 @@
-import { PLACEMENT_TTL_MS, type Placement, type PrismaClient, placementOf, tableIdent } from '@bo/db';
+import { GLOBAL_TABLES, PLACEMENT_TTL_MS, type Placement, type PrismaClient, placementOf, tableIdent } from '@bo/db';
 import { z } from 'zod';
 import { BusinessRuleError, NotFoundError } from '../shared/errors.js';
 import { dispatchEvents } from '../webhooks/dispatch-events.js';
@@ -9,8 +9,10 @@ import { dispatchEvents } from '../webhooks/dispatch-events.js';
  *
  * 1. bulk: every tenant table is copied (upserts, in pages), reads and writes go on on the old cluster;
  * 2. freeze: the placement says writes are frozen; after PLACEMENT_TTL_MS every process knows it and
- *    refuses the environment's mutations (503, Retry-After); the move then waits for the old cluster's
- *    transactions that began before that moment (writes already admitted) to end;
+ *    refuses the environment's mutations (503, Retry-After); the move then fences the environment off
+ *    the old cluster (environment_fence, under the write fence's lock taken exclusively: it waits for
+ *    the writes admitted before whose transactions run, and refuses those that begin later, 503 too),
+ *    and waits for the old cluster's other transactions that began before that moment to end;
  * 3. catch-up: rows changed since the bulk began (updated_at, with a margin for transactions that were
  *    open then), tables without updated_at whole, rows deleted meanwhile deleted; the outbox's events
  *    are first dispatched to deliveries on the old cluster, and the new cluster's event sequence is
@@ -40,15 +42,11 @@ export interface MoveReport {
   totalMs: number;
 }
 
-/** tables with an environment_id that are global data: they never move */
-const GLOBAL_TABLES = new Set([
-  'user_account',
-  'api_token',
-  'web_session',
-  'login_link',
-  'idempotency_key',
-  'environment_placement',
-]);
+/**
+ * tables with an environment_id that never move: global data (the first cluster's), and each
+ * cluster's own write fences
+ */
+const STAYING_TABLES = new Set([...GLOBAL_TABLES, 'environment_fence']);
 
 /**
  * The catch-up copies rows changed since the oldest transaction open on the old cluster when the bulk
@@ -87,7 +85,7 @@ async function tenantTables(prisma: PrismaClient): Promise<MovedTable[]> {
       ORDER BY c.relname`,
   );
   return rows
-    .filter((r) => !GLOBAL_TABLES.has(r.table_name))
+    .filter((r) => !STAYING_TABLES.has(r.table_name))
     .map((r) => {
       if (r.key.length === 0) throw new Error(`table ${r.table_name} has no primary key: it cannot be moved`);
       const changedAt = r.columns.includes('updated_at') ? 'updated_at' : r.table_name === 'event' ? 'occurred_at' : null;
@@ -184,6 +182,34 @@ async function countRows(prisma: PrismaClient, tables: MovedTable[], environment
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** the advisory lock of environment_write_fence (migration 20261127060000): its first key, the environment's hash the second */
+const WRITE_FENCE_LOCK = 1651469686;
+
+/**
+ * Fences the environment off the source cluster: the write fence's lock, taken exclusively, waits for
+ * every write holding it (admitted before the freeze, however late its transaction began), and the
+ * fence row it writes refuses every later one (503), from any process, whatever placement it remembers.
+ */
+async function fenceOff(source: PrismaClient, environmentId: string): Promise<void> {
+  await source.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${DRAIN_LIMIT_MS}`);
+      await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${DRAIN_LIMIT_MS}`);
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${WRITE_FENCE_LOCK}, hashtext($1))`, environmentId);
+      await tx.$executeRawUnsafe(
+        'INSERT INTO environment_fence (environment_id) VALUES ($1) ON CONFLICT (environment_id) DO UPDATE SET moved_at = now()',
+        environmentId,
+      );
+    },
+    { timeout: DRAIN_LIMIT_MS + 5_000, maxWait: 10_000 },
+  );
+}
+
+/** The environment may be written on the cluster again (it moves there, or its move failed). */
+async function fenceDown(cluster: PrismaClient, environmentId: string): Promise<void> {
+  await cluster.$executeRawUnsafe('DELETE FROM environment_fence WHERE environment_id = $1', environmentId);
+}
+
 /** Waits until every transaction of the source cluster that began before `since` has ended. */
 async function drain(source: PrismaClient, since: Date): Promise<void> {
   const until = performance.now() + DRAIN_LIMIT_MS;
@@ -267,6 +293,9 @@ export async function moveEnvironment(
     await placement.set(env.id, from, true);
     frozenAt = performance.now();
     await sleep(PLACEMENT_TTL_MS + 250);
+    // writes admitted before the freeze whose transaction is running end first; those still to begin are refused
+    await fenceOff(source, env.id);
+    // and any other write (one of no request: a job's) that began before now
     const [now] = await source.$queryRawUnsafe<{ at: Date }[]>('SELECT now() AS at');
     await drain(source, now?.at ?? new Date());
 
@@ -294,8 +323,11 @@ export async function moveEnvironment(
                                               (SELECT coalesce(max(seq), 1) FROM event WHERE environment_id = $1)))`,
       env.id,
     );
+    // the new cluster takes the environment's writes from the switch on (a fence of an earlier move away goes)
+    await fenceDown(target.prisma, env.id);
   } catch (err) {
     // nothing switched: the old cluster keeps the environment, writes go on there
+    await fenceDown(source, env.id);
     await placement.set(env.id, from, false);
     throw err;
   }

@@ -171,6 +171,8 @@ function fromDatabase(err: unknown): DomainError | null {
   if (state.code === '23505') return new ConflictError('a record with the same unique value exists already');
   if (state.code === '23503')
     return new BusinessRuleError('the request refers to a record that does not exist or is still in use');
+  // the environment's write fence (several clusters): a move fenced it off this cluster after the write was admitted
+  if (state.code === 'BOMV1') return new EnvironmentMovingError();
   if (state.code === '40001' || state.code === '40P01' || state.code === '55P03') {
     return new UnavailableError('the change collided with another one; retry it');
   }

@@ -83,6 +83,10 @@ export interface JobContext {
   storage?: FileStorage;
   webhooks?: WebhookConfig;
   /** scheduled maintenance: webhook deliveries of an environment in maintenance wait */
-  maintenance?: { forEnvironment(environment: string | null): Promise<unknown | null> };
+  maintenance?: {
+    forEnvironment(environment: string | null): Promise<unknown | null>;
+    /** every window in force (`scope`: an environment's name, `*` for all) */
+    all?(): Promise<readonly { scope: string }[]>;
+  };
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }

@@ -93,6 +93,15 @@ function toClaimed(r: ClaimedRow): ClaimedDelivery {
   };
 }
 
+export interface ClaimOptions {
+  /**
+   * The scopes in scheduled maintenance (environment names, `*` for all), as the first cluster holds
+   * them: for a cluster other than the first, whose `maintenance_window` is empty. Absent: the claim
+   * reads the windows of its own cluster (the first, or the only one).
+   */
+  maintenance?: readonly string[];
+}
+
 /**
  * Claims up to `limit` due deliveries, at most one per subscription: the head
  * (lowest event seq) of each subscription's pending deliveries, so a
@@ -100,18 +109,29 @@ function toClaimed(r: ClaimedRow): ClaimedDelivery {
  * lease: a worker that dies mid-delivery loses it when it expires and another
  * worker sends the delivery again (at least once).
  */
-export async function claimDeliveries(prisma: PrismaClient, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  prisma: PrismaClient,
+  limit: number,
+  leaseMs: number,
+  options: ClaimOptions = {},
+): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const { p, values } = sqlParams({ limit, leaseMs: Math.round(leaseMs) });
+  const paused = options.maintenance;
+  if (paused?.includes('*')) return [];
+  const { p, values } = sqlParams({ limit, leaseMs: Math.round(leaseMs), ...(paused ? { paused: [...paused] } : {}) });
+  // scheduled maintenance: the environment's deliveries wait, unclaimed and uncounted (the windows
+  // are the first cluster's: there read in the claim itself, elsewhere given by the caller)
+  const maintenance = paused
+    ? `AND NOT EXISTS (SELECT 1 FROM environment e WHERE e.id = d.environment_id AND e.name = ANY(${p.paused}::text[]))`
+    : `AND NOT EXISTS (SELECT 1 FROM maintenance_window m JOIN environment e ON e.id = d.environment_id
+                          WHERE m.scope = '*' OR m.scope = e.name)`;
   const rows = await rawRead(prisma)<ClaimedRow>(
     `WITH heads AS (
        SELECT DISTINCT ON (d.subscription_id) d.id, d.next_attempt_at, d.lease_until
        FROM webhook_delivery d
        JOIN webhook_subscription s ON s.id = d.subscription_id AND s.is_active
        WHERE d.status = 'pending'
-         -- scheduled maintenance: the environment's deliveries wait, unclaimed and uncounted
-         AND NOT EXISTS (SELECT 1 FROM maintenance_window m JOIN environment e ON e.id = d.environment_id
-                          WHERE m.scope = '*' OR m.scope = e.name)
+         ${maintenance}
        ORDER BY d.subscription_id, d.event_seq
      ), due AS (
        SELECT d.id FROM heads d

@@ -11,14 +11,23 @@ import { employee } from './employee.entity.js';
  * each condition that fails.
  */
 export async function assertEmploymentMayEnd(w: SqlWriteContext, employeeId: string): Promise<void> {
+  // users are global rows: on a cluster other than the first they are read on the first (sql.global)
+  const users = w.sql.global;
   const [row] = await w.sql.read<{ userId: string | null; userActive: boolean | null; open: number }>(
-    `SELECT e.user_id AS "userId", u.is_active AS "userActive",
+    `SELECT e.user_id AS "userId", ${users ? 'NULL::boolean' : 'u.is_active'} AS "userActive",
             (SELECT count(*)::int FROM timetable t
               WHERE t.environment_id = $1 AND t.employee_id = e.id AND t.end_date IS NULL) AS open
-       FROM employee e LEFT JOIN user_account u ON u.id = e.user_id AND u.environment_id = $1
+       FROM employee e ${users ? '' : 'LEFT JOIN user_account u ON u.id = e.user_id AND u.environment_id = $1'}
       WHERE e.environment_id = $1 AND e.id = $2`,
     [employeeId],
   );
+  if (row?.userId && users) {
+    const [user] = await users.read<{ active: boolean }>(
+      'SELECT is_active AS active FROM user_account WHERE environment_id = $1 AND id = $2',
+      [row.userId],
+    );
+    row.userActive = user?.active ?? null;
+  }
   if (!row) return;
   const failures: string[] = [];
   if (row.userId && row.userActive !== false) {

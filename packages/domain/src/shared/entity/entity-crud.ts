@@ -239,8 +239,9 @@ async function inPrismaTransaction<T>(
     (run) => ctx.db.$transaction(run),
     ctx.principal.environmentId,
     async (_tx, raw) => {
-      // an id column no declaration names is refused (reference-columns.ts)
-      const declared = withDeclaredColumns(raw);
+      // an id column no declaration names is refused (reference-columns.ts); global rows are read
+      // where the request's reader reads them (TenantSql.global)
+      const declared = withDeclaredColumns(ctx.sql.global ? { ...raw, global: ctx.sql.global } : raw);
       const sql = ctx.precondition ? withPrecondition(declared, ctx.precondition) : declared;
       // the custom-field values' check and the event's re-read need the same definitions: one read
       readDefinitionsOnce(sql, definitions);

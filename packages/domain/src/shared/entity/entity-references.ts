@@ -1,4 +1,4 @@
-import { tableIdent, type TenantSql } from '@bo/db';
+import { GLOBAL_TABLES, tableIdent, type TenantSql } from '@bo/db';
 import { ValidationError, type Violation } from '../errors.js';
 import { type AnyEntity, fieldsOf } from './define-entity.js';
 import type { TargetEntity } from './fields.js';
@@ -59,16 +59,15 @@ export async function assertReferences(sql: TenantSql, checks: ReferenceCheck[])
     byTable.set(c.target.table, list);
   }
   if (byTable.size === 0) return;
-  // one branch per table ($1 is the environment, bound by the reader): the table's name and the ids found
-  const branches: string[] = [];
-  const params: unknown[] = [];
-  for (const [table, list] of byTable) {
-    params.push(table, [...new Set(list.map((c) => c.id as string))]);
-    branches.push(
-      `SELECT $${params.length}::text AS "table", id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = ANY($${params.length + 1}::text[])`,
-    );
-  }
-  const found = await sql.read<{ table: string; id: string }>(branches.join('\nUNION ALL\n'), params);
+  // on a cluster other than the first, ids of global rows (users) are looked up on the first, at the
+  // same time as the others (sql.global exists only there: on one cluster, one statement as always)
+  const global = sql.global;
+  const [here, there] = global
+    ? [[...byTable].filter(([table]) => !GLOBAL_TABLES.has(table)), [...byTable].filter(([table]) => GLOBAL_TABLES.has(table))]
+    : [[...byTable], []];
+  const found = (
+    await Promise.all([existing(sql, here), ...(global && there.length > 0 ? [existing(global, there)] : [])])
+  ).flat();
   const present = new Set(found.map((r) => `${r.table}\u0000${r.id}`));
   const violations: Violation[] = [];
   // an id named twice under one path (a declaration and a use case checking it both) is reported once
@@ -87,6 +86,21 @@ export async function assertReferences(sql: TenantSql, checks: ReferenceCheck[])
     }
   }
   if (violations.length) throw new ValidationError(violations);
+}
+
+/** which of the ids of each table are rows of the environment: one statement for all tables */
+async function existing(sql: TenantSql, tables: [string, ReferenceCheck[]][]): Promise<{ table: string; id: string }[]> {
+  if (tables.length === 0) return [];
+  // one branch per table ($1 is the environment, bound by the reader): the table's name and the ids found
+  const branches: string[] = [];
+  const params: unknown[] = [];
+  for (const [table, list] of tables) {
+    params.push(table, [...new Set(list.map((c) => c.id as string))]);
+    branches.push(
+      `SELECT $${params.length}::text AS "table", id FROM ${tableIdent(table)} WHERE environment_id = $1 AND id = ANY($${params.length + 1}::text[])`,
+    );
+  }
+  return sql.read<{ table: string; id: string }>(branches.join('\nUNION ALL\n'), params);
 }
 
 export function assertEntityReferences(
