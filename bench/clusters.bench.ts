@@ -201,30 +201,6 @@ function moveInChild(databaseUrls: string[], dataDir: string, env: string, clust
 
 const ms = (x: number) => x.toFixed(3);
 
-/** dates an environment's tenant rows an hour back (tables with environment_id and updated_at; the outbox's occurred_at); answers the rows */
-async function aged(pool: pg.Pool, environmentId: string): Promise<number> {
-  const { rows } = await pool.query<{ table_name: string; column_name: string }>(
-    `SELECT c.table_name::text, c.column_name::text FROM information_schema.columns c
-      WHERE c.table_schema = 'public'
-        -- global data stays where it is (move-environment.ts's GLOBAL_TABLES)
-        AND c.table_name NOT IN ('user_account', 'api_token', 'web_session', 'login_link', 'idempotency_key', 'environment_placement')
-        AND (c.column_name = 'updated_at' OR (c.table_name = 'event' AND c.column_name = 'occurred_at'))
-        AND EXISTS (SELECT 1 FROM information_schema.tables t WHERE t.table_schema = 'public'
-                     AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE')
-        AND EXISTS (SELECT 1 FROM information_schema.columns e WHERE e.table_schema = 'public'
-                     AND e.table_name = c.table_name AND e.column_name = 'environment_id')`,
-  );
-  let n = 0;
-  for (const r of rows) {
-    const res = await pool.query(
-      `UPDATE "${r.table_name}" SET "${r.column_name}" = "${r.column_name}" - interval '1 hour' WHERE environment_id = $1`,
-      [environmentId],
-    );
-    n += res.rowCount ?? 0;
-  }
-  return n;
-}
-
 export default async function run(): Promise<void> {
   const services: RunningService[] = [];
   const dirs: string[] = [];
@@ -427,13 +403,7 @@ export default async function run(): Promise<void> {
     console.log(`loading ${MOVE_RECORDS.toLocaleString('en')} records (organizations and their visiting addresses) on A…`);
     const pool = new pg.Pool({ connectionString: a.url('bo'), max: 2 });
     await insertOrganizations(pool, moved.id, Math.round(MOVE_RECORDS / 2), 'Moved');
-    // An environment's rows were written before its move, not seconds before: dated an hour back (every
-    // tenant table's updated_at, the outbox's occurred_at). Rows changed less than the move's margin (10 s)
-    // before it starts are copied again in the catch-up, while writes are refused: a freshly loaded
-    // environment would be caught up whole.
-    const dated = await aged(pool, moved.id);
     await pool.end();
-    console.log(`${dated.toLocaleString('en')} rows of it dated an hour back (as rows written before a move are)`);
     // the services are idle from here; stopped, they take no CPU from the move
     for (const s of services.splice(0)) await s.stop();
     const started = performance.now();

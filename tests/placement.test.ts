@@ -215,6 +215,16 @@ describe('placement on several clusters', () => {
     const before: string[] = [];
     for (let i = 0; i < 150; i += 1) before.push(await create(gamma, `Before ${String(i).padStart(3, '0')}`));
 
+    // an address (a table without updated_at: the catch-up finds changed rows by their transaction id)
+    // rewritten through the move: the new cluster holds its last accepted version
+    const moving = await gamma.v2('POST', '/crm/organization', {
+      name: 'Moving address',
+      visiting_address: { line_1: 'Street -1' },
+    });
+    expect(moving.status).toBe(200);
+    const movingId = (moving.body as Envelope<{ id: string }>).data.id;
+    let lastLine = 'Street -1';
+
     const statuses: number[] = [];
     const retryAfter: (string | undefined)[] = [];
     const written: string[] = [];
@@ -226,6 +236,10 @@ describe('placement on several clusters', () => {
         const res = await gamma.v2('POST', '/crm/organization', { name: `During ${i}` });
         statuses.push(res.status);
         if (res.status === 200) written.push((res.body as Envelope<{ id: string }>).data.id);
+        const line = `Street ${i}`;
+        const moved = await gamma.v2('PUT', `/crm/organization/${movingId}`, { visiting_address: { line_1: line } });
+        statuses.push(moved.status);
+        if (moved.status === 200) lastLine = line;
         if (res.status === 503) {
           retryAfter.push(res.headers['retry-after'] as string | undefined);
           await new Promise((r) => setTimeout(r, 100));
@@ -276,6 +290,13 @@ describe('placement on several clusters', () => {
     const onNew = await q<{ id: string }>(second, 'SELECT id FROM organization WHERE environment_id = $1', [gammaId]);
     const ids = new Set(onNew.map((r) => r.id));
     for (const id of [...before, ...written]) expect(ids.has(id), id).toBe(true);
+    const [address] = await q<{ line_1: string }>(
+      second,
+      "SELECT line_1 FROM organization_address WHERE organization_id = $1 AND kind = 'visiting'",
+      [movingId],
+    );
+    expect(address?.line_1).toBe(lastLine);
+    expect(lastLine).not.toBe('Street -1');
     for (const table of ['organization', 'event', 'project_status']) {
       const [left] = await q<{ n: number }>(first, `SELECT count(*)::int AS n FROM ${table} WHERE environment_id = $1`, [
         gammaId,

@@ -13,8 +13,8 @@ import { dispatchEvents } from '../webhooks/dispatch-events.js';
  *    the old cluster (environment_fence, under the write fence's lock taken exclusively: it waits for
  *    the writes admitted before whose transactions run, and refuses those that begin later, 503 too),
  *    and waits for the old cluster's other transactions that began before that moment to end;
- * 3. catch-up: rows changed since the bulk began (updated_at, with a margin for transactions that were
- *    open then), tables without updated_at whole, rows deleted meanwhile deleted; the outbox's events
+ * 3. catch-up: rows written since the bulk began (by their row version's transaction id, xmin: exact,
+ *    whatever the table's columns and the clocks), rows deleted meanwhile deleted; the outbox's events
  *    are first dispatched to deliveries on the old cluster, and the new cluster's event sequence is
  *    raised past the environment's events, so its change feed and webhooks go on without gap or repeat;
  * 4. switch: the placement names the new cluster, writes still frozen; after PLACEMENT_TTL_MS no
@@ -48,12 +48,6 @@ export interface MoveReport {
  */
 const STAYING_TABLES = new Set([...GLOBAL_TABLES, 'environment_fence']);
 
-/**
- * The catch-up copies rows changed since the oldest transaction open on the old cluster when the bulk
- * began, less this margin: Prisma sets updated_at from the API process's clock, which may run this much
- * behind the database's (keep the machines on NTP).
- */
-const CATCH_UP_MARGIN_SECONDS = 10;
 /** rows per page of the catch-up (the writes are refused meanwhile: large pages) */
 const CATCH_UP_BATCH = 5_000;
 /** the longest the move waits for writes admitted before the freeze to end */
@@ -64,8 +58,6 @@ interface MovedTable {
   key: string[];
   /** every column but generated ones */
   columns: string[];
-  /** the column that tells rows changed since a moment (updated_at; the outbox's occurred_at: events are only inserted), or none: copied whole */
-  changedAt: string | null;
 }
 
 /** the tenant tables of the schema, parents first (the order does not matter to the copy: FK triggers are off) */
@@ -88,12 +80,21 @@ async function tenantTables(prisma: PrismaClient): Promise<MovedTable[]> {
     .filter((r) => !STAYING_TABLES.has(r.table_name))
     .map((r) => {
       if (r.key.length === 0) throw new Error(`table ${r.table_name} has no primary key: it cannot be moved`);
-      const changedAt = r.columns.includes('updated_at') ? 'updated_at' : r.table_name === 'event' ? 'occurred_at' : null;
-      return { name: r.table_name, key: r.key, columns: r.columns, changedAt };
+      return { name: r.table_name, key: r.key, columns: r.columns };
     });
 }
 
 const list = (names: string[]) => names.map(tableIdent).join(', ');
+
+/**
+ * Where the catch-up starts: the oldest transaction id still running on the old cluster when the bulk
+ * began (32 bits, as a row's xmin holds it). Every row version the bulk may have missed was written by
+ * that transaction or a later one. PostgreSQL keeps a row's xmin when it freezes the row (9.4 and later),
+ * so `age(xmin)` orders rows by when they were written for 2^31 transactions: a move is far shorter.
+ * (It was updated_at less 10 s: Prisma sets updated_at from the API's clock, and a table without the
+ * column, such as the addresses, was copied whole while writes were refused.)
+ */
+type CatchUpFrom = string;
 
 /** One page of a table's rows of the environment, as JSON text (every type round-trips through its text form). */
 async function readPage(
@@ -102,9 +103,9 @@ async function readPage(
   environmentId: string,
   offset: number,
   limit: number,
-  since: Date | null,
+  since: CatchUpFrom | null,
 ): Promise<{ json: string; n: number }> {
-  const filter = since && table.changedAt ? `AND ${tableIdent(table.changedAt)} >= $4` : '';
+  const filter = since ? 'AND age(xmin) <= age($4::text::xid)' : '';
   const [row] = await source.$queryRawUnsafe<{ json: string; n: number }[]>(
     `SELECT coalesce(json_agg(t), '[]')::text AS json, count(*)::int AS n FROM (
        SELECT ${list(table.columns)} FROM ${tableIdent(table.name)}
@@ -112,7 +113,7 @@ async function readPage(
     environmentId,
     offset,
     limit,
-    ...(since && table.changedAt ? [since] : []),
+    ...(since ? [since] : []),
   );
   return row ?? { json: '[]', n: 0 };
 }
@@ -144,7 +145,7 @@ async function copyTable(
   table: MovedTable,
   environmentId: string,
   batchSize: number,
-  since: Date | null,
+  since: CatchUpFrom | null,
 ): Promise<number> {
   let copied = 0;
   for (;;) {
@@ -274,13 +275,12 @@ export async function moveEnvironment(
   }
 
   // 1. bulk, with the environment in service
-  // a row a transaction open now writes has that transaction's start (or a later one) as updated_at
-  const [mark] = await source.$queryRawUnsafe<{ since: Date }[]>(
-    `SELECT least(now(), (SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database()
-                            AND pid <> pg_backend_pid() AND backend_type = 'client backend'))
-            - make_interval(secs => ${CATCH_UP_MARGIN_SECONDS}) AS since`,
+  // a row a transaction running now (or a later one) writes has that transaction's id, or a later one, as xmin
+  const [mark] = await source.$queryRawUnsafe<{ since: string }[]>(
+    `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text AS since`,
   );
-  const since = mark?.since ?? new Date(0);
+  if (!mark) throw new Error('the old cluster did not tell its oldest running transaction');
+  const since: CatchUpFrom = mark.since;
   let rows = 0;
   for (const table of tables) rows += await copyTable(source, target.prisma, table, env.id, batchSize, null);
   log(`copied ${rows} rows of ${environment} to cluster ${to} while it kept serving`);
