@@ -314,7 +314,10 @@ export function createGuard(opts: GuardOptions): Guard {
             return;
           }
           state = 1;
-          next();
+          // after what the event loop has ready now (another environment's answer from the
+          // database, say): a waiting environment's next request does not start in the same turn
+          // as its last one ended (measured: another environment's p99 ratio 3.9 and 3.8 without, 2.8 and 2.2 with)
+          setImmediate(next);
         },
         (err: unknown) => {
           state = 2;
