@@ -73,7 +73,15 @@ export function createV2Router(opts: V2Options): Router {
   mountApiDocs(app, 'Business operations API v2', () => buildV2Document(v2Resources, v2Operations));
 
   // the one guard; the route's declared right is checked here, before the body is read
-  app.use(guard.door({ credentials: 'token', right: v2RouteRights(v2Resources, v2Operations, v2RowOperations), render }));
+  // a raw-body upload streams its body at the client's pace: not counted in the environment's share
+  app.use(
+    guard.door({
+      credentials: 'token',
+      right: v2RouteRights(v2Resources, v2Operations, v2RowOperations),
+      render,
+      outsideShare: opts.rawBody,
+    }),
+  );
   app.use((req, res, next) => {
     const { principal, context } = admissionOf(res);
     res.locals.principal = principal;

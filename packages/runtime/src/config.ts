@@ -63,6 +63,13 @@ export interface ServiceLimits {
   statementTimeoutMs: number;
   /** DB_CONNECTIONS_PER_ENVIRONMENT: connections one environment's requests may hold at once */
   connectionsPerEnvironment: number;
+  /**
+   * REQUESTS_PER_ENVIRONMENT: requests of one environment a process works on at once while other
+   * environments have requests in it, the others waiting (0: no fair share of the process)
+   */
+  requestsPerEnvironment: number;
+  /** REQUESTS_PER_ENVIRONMENT_ALONE: the same while it is the only environment with requests in the process */
+  requestsPerEnvironmentAlone: number;
   /** QUERY_MAX_PATH_DEPTH, QUERY_MAX_CONDITIONS, QUERY_MAX_SORT_KEYS, QUERY_MAX_SELECT_PATHS */
   maxPathDepth: number;
   maxConditions: number;
@@ -81,6 +88,8 @@ export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   dbIdleTimeoutMs: 10_000,
   statementTimeoutMs: 5_000,
   connectionsPerEnvironment: 5,
+  requestsPerEnvironment: 1,
+  requestsPerEnvironmentAlone: 4,
   maxPathDepth: 5,
   maxConditions: 50,
   maxSortKeys: 5,
@@ -161,6 +170,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
         'DB_CONNECTIONS_PER_ENVIRONMENT',
         env.DB_CONNECTIONS_PER_ENVIRONMENT,
         DEFAULT_LIMITS.connectionsPerEnvironment,
+      ),
+      requestsPerEnvironment: count(
+        'REQUESTS_PER_ENVIRONMENT',
+        env.REQUESTS_PER_ENVIRONMENT,
+        DEFAULT_LIMITS.requestsPerEnvironment,
+      ),
+      requestsPerEnvironmentAlone: count(
+        'REQUESTS_PER_ENVIRONMENT_ALONE',
+        env.REQUESTS_PER_ENVIRONMENT_ALONE,
+        DEFAULT_LIMITS.requestsPerEnvironmentAlone,
       ),
       maxPathDepth: Math.max(1, count('QUERY_MAX_PATH_DEPTH', env.QUERY_MAX_PATH_DEPTH, DEFAULT_LIMITS.maxPathDepth)),
       maxConditions: Math.max(1, count('QUERY_MAX_CONDITIONS', env.QUERY_MAX_CONDITIONS, DEFAULT_LIMITS.maxConditions)),

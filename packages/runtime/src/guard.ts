@@ -20,13 +20,16 @@ import { authenticate, findEnvironmentId } from '@bo/domain/auth/authenticate';
 import type { WebSession } from '@bo/domain/auth/web-session';
 import type { RateLimit } from './rate-limit.js';
 import { recordRateLimitRefusal } from './metrics.js';
+import { type RequestShare, ShareRefused } from './request-share.js';
 
 /**
  * One guard for every door (v2, v3, /trpc, the settings pages, the browser downloads). It runs,
  * in this order: transport security, environment, credentials (the failed-authentication throttle
  * of the client address first, then the token or the session), the rate limit of the token or
  * session, maintenance, and then the right the request's procedure declares, before any body is
- * read. It answers in domain errors; a door only renders them in its own shape.
+ * read; last, the environment's share of the process (REQUESTS_PER_ENVIRONMENT requests worked on
+ * at once, the others waiting in its own queue). It answers in domain errors; a door only renders
+ * them in its own shape.
  */
 
 /** The request did not come over TLS, directly or by the word of a trusted TLS-terminating proxy. */
@@ -49,6 +52,14 @@ export class TooManyRequestsError extends RateLimitedError {
   constructor(retryAfterSeconds: number, message: string) {
     super(retryAfterSeconds);
     this.message = message;
+  }
+}
+
+/** The environment's share of the process is taken and its queue is full, or a request waited in it too long. */
+export class EnvironmentBusyError extends UnavailableError {
+  readonly retryAfterSeconds = 1;
+  constructor(reason: string) {
+    super(`too many requests of this environment are running (${reason}); retry shortly`);
   }
 }
 
@@ -91,6 +102,11 @@ export interface DoorOptions {
   right?: (req: Request) => DeclaredRight | undefined;
   /** renders a refusal in the door's shape (Retry-After and the rate-limit headers are already set) */
   render: (err: DomainError, req: Request, res: Response) => void;
+  /**
+   * requests the environment's share of the process does not count: a body streamed at the
+   * client's pace (a raw-body upload), whose time is the network's, not the process's
+   */
+  outsideShare?: (req: Request) => boolean;
 }
 
 export interface Guard {
@@ -117,6 +133,8 @@ export interface GuardOptions {
   maintenance: MaintenanceReader | null;
   clock: Clock;
   log: { error(obj: object, msg: string): void };
+  /** the fair share of the process between environments (REQUESTS_PER_ENVIRONMENT); null: off */
+  share?: RequestShare | null;
 }
 
 /** Whether the request came over TLS (directly, or through a trusted proxy that says so). */
@@ -143,6 +161,15 @@ function tokenOf(req: Request): { key: string | null; secret: string | null } {
 /** The request's admission, as the guard middleware left it. */
 export function admissionOf(res: Response): Admission {
   return res.locals.admission as Admission;
+}
+
+/**
+ * The request's work is done but its answer goes on at the client's pace (a file streamed to
+ * it): its place in the environment's share goes to the next request. Once; nothing when the
+ * request holds none.
+ */
+export function leaveShare(res: Response): void {
+  (res.locals.leaveShare as (() => void) | undefined)?.();
 }
 
 export function createGuard(opts: GuardOptions): Guard {
@@ -241,6 +268,67 @@ export function createGuard(opts: GuardOptions): Guard {
     render(domain, req, res);
   };
 
+  /**
+   * 7. the environment's share of the process: the request is worked on at once while fewer than
+   * its environment's share are (REQUESTS_PER_ENVIRONMENT while other environments have requests in
+   * the process, REQUESTS_PER_ENVIRONMENT_ALONE otherwise), otherwise it waits in its environment's queue.
+   * Its place is given back when its answer is ended (`prefinish`, sent at once by end(): not when
+   * a slow client has read it all), when its client goes away, or by leaveShare.
+   */
+  const share = opts.share ?? null;
+  const enterShare = (
+    share: RequestShare,
+    environment: string,
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    door: DoorOptions,
+  ) => {
+    // 0: waiting, 1: holds a place, 2: done
+    let state = 0;
+    let drop: (() => void) | undefined;
+    const leave = () => {
+      if (state !== 1) return;
+      state = 2;
+      share.leave(environment);
+    };
+    res.locals.leaveShare = leave;
+    res.once('prefinish', leave);
+    res.once('close', () => {
+      if (state === 0) {
+        state = 2;
+        drop?.();
+      } else leave();
+    });
+    if (share.tryEnter(environment)) {
+      state = 1;
+      next();
+      return;
+    }
+    share
+      .wait(environment, (d) => {
+        drop = d;
+      })
+      .then(
+        () => {
+          // its client went away after its place was given and before this ran: the place goes on
+          if (state === 2) {
+            share.leave(environment);
+            return;
+          }
+          state = 1;
+          // after what the event loop has ready now (another environment's answer from the
+          // database, say): a waiting environment's next request does not start in the same turn
+          // as its last one ended (measured: another environment's p99 ratio 3.9 and 3.8 without, 2.8 and 2.2 with)
+          setImmediate(next);
+        },
+        (err: unknown) => {
+          state = 2;
+          refuse(err instanceof ShareRefused ? new EnvironmentBusyError(err.reason) : err, req, res, next, door.render);
+        },
+      );
+  };
+
   return {
     transport,
     admit,
@@ -248,16 +336,19 @@ export function createGuard(opts: GuardOptions): Guard {
     signInFailed: failed,
     door(door) {
       return async (req, res, next) => {
+        let admission: Admission;
         try {
-          const admission = await admit(req, door.credentials);
+          admission = await admit(req, door.credentials);
           setBudget(res, admission.budget);
           res.locals.admission = admission;
           // 6. the procedure's declared right, before the body is read
           right(admission, door.right?.(req));
-          next();
         } catch (err) {
           refuse(err, req, res, next, door.render);
+          return;
         }
+        if (share === null || door.outsideShare?.(req)) next();
+        else enterShare(share, admission.environment, req, res, next, door);
       };
     },
     transportOnly(render) {

@@ -14,6 +14,7 @@ import {
 import type { Logger } from 'pino';
 import { answerJsonWithoutCopy } from './json-answer.js';
 import { createGuard, type Guard } from './guard.js';
+import { RequestShare, type RequestShareOptions } from './request-share.js';
 import type { RateLimit } from './rate-limit.js';
 import { type IdempotencyMiddleware, idempotency, type IdempotencyStore } from './idempotency.js';
 import { recordRequest } from './metrics.js';
@@ -74,6 +75,8 @@ export interface HttpAppOptions {
   trpcMaxBatch?: number;
   /** how deep a JSON body may nest (default 32) */
   maxJsonDepth?: number;
+  /** the fair share of the process between environments (request-share.ts); absent or contended 0: none */
+  share?: RequestShareOptions;
   mounts: HttpMount[];
 }
 
@@ -188,6 +191,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       maintenance: opts.maintenance ?? null,
       clock,
       log: opts.log,
+      share: opts.share?.contended ? new RequestShare(opts.share) : null,
     }),
     trpcMaxBatch: opts.trpcMaxBatch ?? 10,
     maxJsonDepth: opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,

@@ -5,10 +5,13 @@ export type { TlsMaterial } from './tls.js';
 export { createRateLimit } from './rate-limit.js';
 export type { RateLimit, RateLimitDecision } from './rate-limit.js';
 export { createHttpApp } from './http-app.js';
+export { RequestShare } from './request-share.js';
 export type { HttpAppOptions, HttpMount, HttpMountContext } from './http-app.js';
 export {
   admissionOf,
   createGuard,
+  EnvironmentBusyError,
+  leaveShare,
   MaintenanceError,
   TooManyRequestsError,
   TransportSecurityError,

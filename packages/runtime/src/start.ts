@@ -240,6 +240,13 @@ export async function startHttpService<W extends RunningJobs>(
     maintenance: core.maintenance,
     trpcMaxBatch: limits.trpcMaxBatch,
     maxJsonDepth: limits.maxJsonDepth,
+    // waiting as the database's share does: up to 100 requests, at most the statement time (30 s without one)
+    share: {
+      contended: limits.requestsPerEnvironment,
+      alone: limits.requestsPerEnvironmentAlone,
+      maxWaiting: 100,
+      maxWaitMs: limits.statementTimeoutMs > 0 ? limits.statementTimeoutMs : 30_000,
+    },
     mounts: opts.mounts,
   });
   const tls = await loadTls({ cert: config.tlsCert, key: config.tlsKey, dataDir: config.dataDir });

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { RouteTable } from '../mount.js';
 import { BadRequestError, toDomainError } from '@bo/domain';
+import { leaveShare } from '@bo/runtime';
 import type { StoredFile } from '@bo/domain/storage/stored-file';
 import type { V2Helpers } from '../../app.js';
 import { uploadStatusV2 } from '../../files.js';
@@ -74,6 +75,8 @@ export function sendStoredFile(
     return;
   }
   const stream = file.open(range);
+  // the bytes go at the client's pace: the environment's next request need not wait for them
+  leaveShare(res);
   res.on('close', () => stream.destroy());
   stream.on('error', () => res.destroy());
   stream.pipe(res);
