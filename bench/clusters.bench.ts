@@ -5,14 +5,14 @@ import path from 'node:path';
 import pg from 'pg';
 import { placementOf } from '@bo/db';
 import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
-import { type RunningService, startService } from '@bo/server';
+import type { RunningService } from '@bo/server';
 import { type PgCluster, type PgClusters, startClusters } from '../tests/support/pg-cluster.js';
 import { adminArgv, root } from './support/admin-cli.js';
 import { processCpuMs } from './support/backend-cpu.js';
 import { startServerReaper } from './support/server-reaper.js';
 import { CREATE_BODY } from './support/baseline.js';
 import { type LoadResult, interleavedRounds, load, row } from './support/load.js';
-import { insertOrganizations } from './support/service.js';
+import { insertOrganizations, serve } from './support/service.js';
 import { call } from './support/setup.js';
 import { record } from './support/summary.js';
 
@@ -58,25 +58,6 @@ const SERVER_SETTINGS = [
 ];
 /** cores per cluster in the capacity on paper */
 const CORES = 2;
-
-function serve(dataDir: string, databaseUrl: string, databaseUrls: string[]): Promise<RunningService> {
-  return startService({
-    port: 0,
-    host: '127.0.0.1',
-    httpPort: null,
-    databaseUrl,
-    databaseUrls,
-    dataDir,
-    embeddedDbPort: 0,
-    tlsCert: undefined,
-    tlsKey: undefined,
-    trustProxy: false,
-    seedDemo: false,
-    logLevel: 'fatal',
-    runWorker: false,
-    rateLimitPerMinute: 1_000_000,
-  });
-}
 
 interface Env {
   id: string;
@@ -249,9 +230,9 @@ export default async function run(): Promise<void> {
     await b.query('CREATE DATABASE single');
     const urls = [a.url('bo'), b.url('bo')];
     // each service migrates its clusters on start
-    const two = await serve(dir(), urls[0] as string, urls);
+    const two = await serve(urls[0] as string, dir(), { databaseUrls: urls });
     services.push(two);
-    const one = await serve(dir(), b.url('single'), []);
+    const one = await serve(b.url('single'), dir());
     services.push(one);
 
     // new environments go to the cluster holding the fewest (ties: the first): a first one keeps A busy

@@ -4,11 +4,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { applyMigrations, replicaRouterOf } from '@bo/db';
 import { ALL_RIGHTS, createCaller, systemClock } from '@bo/domain';
-import { type RunningService, startService } from '@bo/server';
+import type { RunningService } from '@bo/server';
 import { startClusters } from '../tests/support/pg-cluster.js';
 import { interleavedRounds, load, row } from './support/load.js';
 import { processCpuMs } from './support/backend-cpu.js';
-import { insertOrganizations } from './support/service.js';
+import { insertOrganizations, serve } from './support/service.js';
 import { record } from './support/summary.js';
 
 /**
@@ -23,25 +23,6 @@ import { record } from './support/summary.js';
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 6);
-
-function serve(databaseUrl: string, dataDir: string, replicaUrls: string[]): Promise<RunningService> {
-  return startService({
-    port: 0,
-    host: '127.0.0.1',
-    httpPort: null,
-    databaseUrl,
-    databaseReplicaUrls: replicaUrls,
-    dataDir,
-    embeddedDbPort: 0,
-    tlsCert: undefined,
-    tlsKey: undefined,
-    trustProxy: false,
-    seedDemo: false,
-    logLevel: 'fatal',
-    runWorker: false,
-    rateLimitPerMinute: 1_000_000,
-  });
-}
 
 /** CPU (ms) of every backend of `cluster` connected to database bo now, summed over a run of `fn` */
 async function backendsCpu(url: string, fn: () => Promise<unknown>): Promise<number> {
@@ -74,9 +55,9 @@ export default async function run(): Promise<void> {
       dirs.push(d);
       return d;
     };
-    const none = await serve(primary.url('bo'), dir(), []);
+    const none = await serve(primary.url('bo'), dir());
     services.push(none);
-    const routed = await serve(primary.url('bo'), dir(), [replica.url('bo')]);
+    const routed = await serve(primary.url('bo'), dir(), { replicaUrls: [replica.url('bo')] });
     services.push(routed);
 
     const system = createCaller({ prisma: none.database.prisma, principal: { kind: 'system' }, clock: systemClock });

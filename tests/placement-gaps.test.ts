@@ -2,18 +2,18 @@
 // maintenance windows are global rows, held on the first cluster only, while an environment's own rows
 // may be on another; and a move must not lose a write admitted before its freeze whose transaction
 // begins late. Two clusters are started here (tests/support/pg-cluster.ts), as in tests/placement.test.ts.
-import { rmSync } from 'node:fs';
 import { createCaller, systemClock } from '@bo/domain';
 import { moveEnvironment } from '@bo/domain/placement/move-environment';
 import { placementTestHooks } from '@bo/domain/trpc';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestDatabase } from './support/database.js';
 import type { HttpResponse } from './support/http.js';
-import { type PgClusters, startClusters } from './support/pg-cluster.js';
+import type { PgClusters } from './support/pg-cluster.js';
 import { Receiver, sleep, waitFor } from './support/receiver.js';
-import { type ApiClient, startTestService, type TestService } from './support/service.js';
+import type { ApiClient, TestService } from './support/service.js';
+import { startTwoClusters, type TwoClusters } from './support/two-clusters.js';
 import { expectProblem } from './support/v3.js';
 
+let clusters: TwoClusters;
 let first: PgClusters;
 let second: PgClusters;
 let t: TestService;
@@ -25,23 +25,11 @@ let receiver: Receiver;
 type Envelope<T = Record<string, unknown>> = { data: T };
 
 const q = <T extends Record<string, unknown>>(c: PgClusters, sql: string, params: unknown[] = []) =>
-  c.primary.query<T>(sql, params, 'bo');
+  clusters.q<T>(c, sql, params);
 
 beforeAll(async () => {
-  [first, second] = await Promise.all([startClusters(), startClusters()]);
-  for (const c of [first, second]) await c.primary.query('CREATE DATABASE bo');
-  const db: TestDatabase = {
-    name: 'bo',
-    url: first.primary.url('bo'),
-    query: (sql, params) => q(first, sql, params ?? []),
-    drop: async () => {},
-  };
-  t = await startTestService({
-    db,
-    databaseUrls: [first.primary.url('bo'), second.primary.url('bo')],
-    runWorker: true,
-    webhooks: { pollIntervalMs: 25 },
-  });
+  clusters = await startTwoClusters({ runWorker: true, webhooks: { pollIntervalMs: 25 } });
+  ({ first, second, service: t } = clusters);
   receiver = await new Receiver().start();
   // the first goes to the first cluster, the second to the second (the least loaded, ties the earliest)
   await t.environment('acme');
@@ -54,10 +42,8 @@ afterEach(() => {
 
 afterAll(async () => {
   placementTestHooks.afterAdmission = undefined;
-  await t?.stopService();
   await receiver?.stop();
-  if (t) rmSync(t.dataDir, { recursive: true, force: true });
-  await Promise.all([first?.destroy(), second?.destroy()]);
+  await clusters?.stop();
 });
 
 async function environmentId(name: string): Promise<string> {

@@ -2,20 +2,21 @@
 // are started here (initdb, tests/support/pg-cluster.ts); the service runs on both with DATABASE_URLS.
 // Where each row lives is read on the servers themselves.
 import { execFile } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { placementOf } from '@bo/db';
 import { type MoveReport, moveEnvironment } from '@bo/domain/placement/move-environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestDatabase } from './support/database.js';
-import { type PgClusters, startClusters } from './support/pg-cluster.js';
+import type { PgClusters } from './support/pg-cluster.js';
 import { Receiver, waitFor } from './support/receiver.js';
-import { type ApiClient, startTestService, type TestService } from './support/service.js';
+import type { ApiClient, TestService } from './support/service.js';
+import { startTwoClusters, type TwoClusters } from './support/two-clusters.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 
+let clusters: TwoClusters;
 let first: PgClusters;
 let second: PgClusters;
 let t: TestService;
@@ -32,30 +33,20 @@ interface FeedPage {
 }
 
 const q = <T extends Record<string, unknown>>(c: PgClusters, sql: string, params: unknown[] = []) =>
-  c.primary.query<T>(sql, params, 'bo');
+  clusters.q<T>(c, sql, params);
 
 beforeAll(async () => {
-  [first, second] = await Promise.all([startClusters(), startClusters()]);
-  for (const c of [first, second]) await c.primary.query('CREATE DATABASE bo');
-  const db: TestDatabase = {
-    name: 'bo',
-    url: first.primary.url('bo'),
-    query: (sql, params) => q(first, sql, params ?? []),
-    drop: async () => {},
-  };
-  // the service migrates both clusters on start
   // the worker in process: a job queue and delivery loops per cluster
-  t = await startTestService({ db, databaseUrls: [first.primary.url('bo'), second.primary.url('bo')], runWorker: true });
+  clusters = await startTwoClusters({ runWorker: true });
+  ({ first, second, service: t } = clusters);
   receiver = await new Receiver().start();
   acme = await t.environment('acme');
   beta = await t.environment('beta');
 }, 180_000);
 
 afterAll(async () => {
-  await t?.stopService();
   await receiver?.stop();
-  if (t) rmSync(t.dataDir, { recursive: true, force: true });
-  await Promise.all([first?.destroy(), second?.destroy()]);
+  await clusters?.stop();
 });
 
 async function environmentId(name: string): Promise<string> {

@@ -35,7 +35,7 @@ export async function startBenchService(): Promise<BenchService> {
   const url = u.toString();
   await applyMigrations(url);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-bench-'));
-  const service = await serve(url, dataDir, 1_000_000);
+  const service = await serve(url, dataDir);
   const others: { service: RunningService; dataDir: string }[] = [];
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // a client the server drops while the database is dropped at the end must not end the run (seen once)
@@ -59,7 +59,7 @@ export async function startBenchService(): Promise<BenchService> {
     },
     async another(rateLimitPerMinute) {
       const dir = mkdtempSync(path.join(tmpdir(), 'bo-bench-'));
-      const other = await serve(url, dir, rateLimitPerMinute);
+      const other = await serve(url, dir, { rateLimitPerMinute });
       others.push({ service: other, dataDir: dir });
       return other;
     },
@@ -79,13 +79,22 @@ export async function startBenchService(): Promise<BenchService> {
   };
 }
 
-/** The service as shipped on a database, over HTTPS on a free port, without the worker. */
-export function serve(databaseUrl: string, dataDir: string, rateLimitPerMinute: number): Promise<RunningService> {
+/**
+ * The service as shipped on a database, over HTTPS on a free port, without the worker; `databaseUrls`
+ * (DATABASE_URLS: several clusters) and `replicaUrls` (DATABASE_REPLICA_URLS) as the benches set them.
+ */
+export function serve(
+  databaseUrl: string,
+  dataDir: string,
+  opts: { rateLimitPerMinute?: number; databaseUrls?: string[]; replicaUrls?: string[] } = {},
+): Promise<RunningService> {
   return startService({
     port: 0,
     host: '127.0.0.1',
     httpPort: null,
     databaseUrl,
+    ...(opts.databaseUrls ? { databaseUrls: opts.databaseUrls } : {}),
+    ...(opts.replicaUrls ? { databaseReplicaUrls: opts.replicaUrls } : {}),
     dataDir,
     embeddedDbPort: 0,
     tlsCert: undefined,
@@ -94,7 +103,7 @@ export function serve(databaseUrl: string, dataDir: string, rateLimitPerMinute: 
     seedDemo: false,
     logLevel: 'fatal',
     runWorker: false,
-    rateLimitPerMinute,
+    rateLimitPerMinute: opts.rateLimitPerMinute ?? 1_000_000,
   });
 }
 

@@ -14,7 +14,7 @@ const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 1_000);
 const log = await startStatementLog(bench.url);
 const dir = (await import('node:fs')).mkdtempSync('/tmp/bo-spr-');
-const service = await serve(log.url, dir, 1_000_000);
+const service = await serve(log.url, dir);
 const get = () =>
   new Promise<void>((resolve, reject) => {
     const req = request(
