@@ -46,11 +46,7 @@ afterAll(async () => {
   await clusters?.stop();
 });
 
-async function environmentId(name: string): Promise<string> {
-  const [row] = await q<{ id: string }>(first, 'SELECT id FROM environment WHERE name = $1', [name]);
-  if (!row) throw new Error(`no environment ${name}`);
-  return row.id;
-}
+const environmentId = (name: string) => clusters.environmentId(name);
 
 async function clusterOf(name: string): Promise<number> {
   const [row] = await q<{ cluster: number }>(first, 'SELECT cluster FROM environment_placement WHERE environment_id = $1', [

@@ -10,6 +10,8 @@ export interface TwoClusters {
   service: TestService;
   /** a statement on a cluster's `bo` database */
   q<T extends Record<string, unknown>>(cluster: PgClusters, sql: string, params?: unknown[]): Promise<T[]>;
+  /** an environment's id, by its name (read on the first cluster, where environments live) */
+  environmentId(name: string): Promise<string>;
   /** the service, its data folder and both servers */
   stop(): Promise<void>;
 }
@@ -35,6 +37,11 @@ export async function startTwoClusters(
       second,
       service,
       q,
+      async environmentId(name) {
+        const [row] = await q<{ id: string }>(first, 'SELECT id FROM environment WHERE name = $1', [name]);
+        if (!row) throw new Error(`no environment ${name}`);
+        return row.id;
+      },
       async stop() {
         await service.stopService();
         rmSync(service.dataDir, { recursive: true, force: true });
