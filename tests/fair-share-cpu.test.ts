@@ -5,10 +5,11 @@ import { type ApiClient, startTestService, type TestService } from './support/se
 /**
  * The fair share between environments covers the service's CPU, not only its database
  * connections (issue 31): one environment's heavy reads do not raise another environment's
- * p99 above BOUND× its quiet value. The issue asks 2×, which is NOT met: with the share, 2.2–3.0×
- * on this 2-core machine (16.7× without it); with the neighbour sending one request at a time and
- * no share at all, 1.6–2.1×, the floor where the service, PostgreSQL and both clients share two
- * cores. The bound here guards what is built (see docs/limits.md) until 2× is reached.
+ * p99 above 2× its quiet value. Two parts hold it: a bounded number of requests of one
+ * environment worked on at once (RequestShare), and turns within a request: an environment with
+ * requests waiting on a shared process lets the event loop run other work between slices of a
+ * page (jsonItemsInTurns), so another environment's read waits for a slice, not a page.
+ * Measured: 16.7× with neither, 2.2–2.6× with the first alone, 1.3–1.6× with both.
  *
  * Environment `heavy` floods the service with cheap, valid reads (the v2 first page of 100
  * organizations) on FLOOD_CONNECTIONS kept-alive connections, each sending its next request as
@@ -20,15 +21,20 @@ import { type ApiClient, startTestService, type TestService } from './support/se
  * decide.
  */
 const FLOOD_CONNECTIONS = 32;
-/** the ratio of the quiet environment's p99, busy over quiet, that fails the test (the issue's target: 2) */
-const BOUND = 4;
+/** the ratio of the quiet environment's p99, busy over quiet, that fails the test (the issue's target) */
+const BOUND = 2;
 const PHASES = 7;
 /** reads of the quiet environment per phase (p99 of 200: the second longest) */
 const READS = 200;
 /** a busy phase ends after this long even if its reads are not all done (without the fair share a read took ~100 ms) */
 const PHASE_MAX_MS = 8_000;
 const ORGANIZATIONS = 150;
-const PAGE = '/api/v2/crm/organization?limit=100';
+/** the same page through each door that answers lists: v2's 100, v3's largest (30) */
+const DOORS = [
+  { door: 'v2', page: '/api/v2/crm/organization?limit=100', minBytes: 10_000 },
+  { door: 'v3', page: '/api/v3/organization.list?itemsPerPage=30', minBytes: 3_000 },
+] as const;
+type Door = (typeof DOORS)[number];
 
 let t: TestService;
 let heavy: ApiClient;
@@ -38,9 +44,11 @@ let quiet: ApiClient;
 const CLIENT = `
 const { parentPort, workerData } = require('node:worker_threads');
 const https = require('node:https');
-const { port, host, key, secret, path, connections } = workerData;
+const { port, host, key, secret, door, path, connections } = workerData;
 const agent = new https.Agent({ keepAlive: true, maxSockets: connections, rejectUnauthorized: false });
-const headers = { host, 'authentication-key': key, 'authentication-secret': secret };
+const headers = door === 'v2'
+  ? { host, 'authentication-key': key, 'authentication-secret': secret }
+  : { host, authorization: 'Bearer ' + key + ':' + secret };
 function get() {
   return new Promise((resolve) => {
     const started = performance.now();
@@ -92,7 +100,7 @@ interface Client {
   ask<T>(msg: object, answer: string): Promise<T>;
 }
 
-function client(api: ApiClient, connections: number): Client {
+function client(api: ApiClient, door: Door, connections: number): Client {
   const worker = new Worker(CLIENT, {
     eval: true,
     workerData: {
@@ -100,7 +108,8 @@ function client(api: ApiClient, connections: number): Client {
       host: api.host,
       key: api.token?.key,
       secret: api.token?.secret,
-      path: PAGE,
+      door: door.door,
+      path: door.page,
       connections,
     },
   });
@@ -159,10 +168,10 @@ afterAll(async () => {
   await t?.stop();
 });
 
-describe('the fair share between environments covers CPU time', () => {
-  it(`one environment's heavy reads do not raise another environment's p99 above ${BOUND}× its quiet value (the issue's 2× is not met yet)`, async () => {
-    const flood = client(heavy, FLOOD_CONNECTIONS);
-    const reader = client(quiet, 1);
+describe.each(DOORS)('the fair share between environments covers CPU time ($door)', (door) => {
+  it(`one environment's heavy reads do not raise another environment's p99 above ${BOUND}× its quiet value`, async () => {
+    const flood = client(heavy, door, FLOOD_CONNECTIONS);
+    const reader = client(quiet, door, 1);
     const floodFor = async (during: () => Promise<void>): Promise<Flooded> => {
       const done = flood.ask<Flooded>({ kind: 'flood' }, 'flooded');
       // let every connection open and the flood reach its pace
@@ -176,7 +185,7 @@ describe('the fair share between environments covers CPU time', () => {
       // warm-up: both environments' pages, tokens and plans, both sides' connections, the code's compilation
       const warm = await reads(200);
       expect(warm.statuses).toEqual({ 200: 200 });
-      expect(warm.bytes).toBeGreaterThan(10_000);
+      expect(warm.bytes).toBeGreaterThan(door.minBytes);
       for (let i = 0; i < 2; i += 1) {
         await floodFor(async () => {
           await reads(100);
@@ -222,7 +231,7 @@ describe('the fair share between environments covers CPU time', () => {
       const q = median(quietP99);
       const b = median(busyP99);
       console.log(
-        `[fair share, CPU] quiet environment's p99 per phase: quiet ${quietP99.map((v) => v.toFixed(1)).join(', ')} ms; ` +
+        `[fair share, CPU, ${door.door}] quiet environment's p99 per phase: quiet ${quietP99.map((v) => v.toFixed(1)).join(', ')} ms; ` +
           `busy ${busyP99.map((v) => v.toFixed(1)).join(', ')} ms (reads ${busyCounts.join(', ')}); ` +
           `medians quiet ${q.toFixed(1)} ms, busy ${b.toFixed(1)} ms, ratio ${(b / q).toFixed(2)}; ` +
           `heavy environment ${FLOOD_CONNECTIONS} connections: ${floodRate.map((r) => r.toFixed(0)).join(', ')} req/s, answers ${JSON.stringify(floodStatuses)}`,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JSON_PART_CHARACTERS, jsonParts } from '../packages/runtime/src/json-answer.js';
+import { JSON_PART_CHARACTERS, JsonText, jsonParts } from '../packages/runtime/src/json-answer.js';
 import { send } from './support/http.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -130,6 +130,21 @@ describe('jsonParts: an answer in parts is exactly JSON.stringify of it', () => 
       expect(whole).toBe(JSON.stringify(body));
     });
   }
+
+  it('items already in JSON (made in turns) are written as their text: the answer is JSON.stringify of the items they hold', () => {
+    for (const length of [1, 3, 40, 500]) {
+      const items = Array.from({ length }, (_, i) => item(i));
+      const texts = items.map((x) => new JsonText(JSON.stringify(x)));
+      const parts = jsonParts({ data: texts, metadata: { count: length }, errors: null, debug: null });
+      const whole = typeof parts === 'string' || parts === undefined ? parts : parts.join('');
+      expect(whole).toBe(JSON.stringify({ data: items, metadata: { count: length }, errors: null, debug: null }));
+      // a body that is the array itself (a v3 answer is an object, a top-level array is allowed too)
+      const top = jsonParts(texts);
+      expect(typeof top === 'string' || top === undefined ? top : top.join('')).toBe(JSON.stringify(items));
+    }
+    // anywhere else, JSON.stringify shows the value it holds
+    expect(JSON.stringify({ one: new JsonText('{"a":[1,"x"]}') })).toBe('{"one":{"a":[1,"x"]}}');
+  });
 
   it('a long envelope comes in parts, none over the part size but by one item; undefined stays undefined', () => {
     const parts = jsonParts({ data: Array.from({ length: 500 }, (_, i) => item(i)), errors: null });

@@ -8,12 +8,19 @@ import { insertOrganizations, startBenchService } from '../support/service.js';
  * it) while each answers the organization-list load, counted by `strace -c` for 5 seconds; divide
  * by the requests answered meanwhile. mmap/munmap per request showed the large-object allocations
  * of a page's JSON (see packages/runtime/src/json-answer.ts).
- *   npx tsx bench/tools/syscalls-per-request.ts [path-and-query]
+ *   npx tsx bench/tools/syscalls-per-request.ts [path-and-query | byId]
+ * (`byId`: one organization by id, the first of the environment)
  */
-const pathAndQuery = process.argv[2] ?? '/api/v2/crm/organization?limit=100';
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 10_000);
+const [first] = (
+  await bench.pool.query<{ id: string }>('SELECT id FROM organization WHERE environment_id = $1 ORDER BY id LIMIT 1', [env.id])
+).rows;
+const pathAndQuery =
+  process.argv[2] === 'byId'
+    ? `/api/v2/crm/organization/${first?.id}`
+    : (process.argv[2] ?? '/api/v2/crm/organization?limit=100');
 const baseline = await startBaselineServer(() => bench.pool.query(organizationBaselineSql(), [env.id]));
 const SECONDS = 5;
 const strace = () =>

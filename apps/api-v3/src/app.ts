@@ -13,7 +13,14 @@ import {
   violationsFromZod,
 } from '@bo/domain';
 import { procedureNamedBy } from '@bo/domain/trpc';
-import { admissionOf, type Guard, type IdempotencyMiddleware, idempotency, TransportSecurityError } from '@bo/runtime';
+import {
+  admissionOf,
+  type Guard,
+  type IdempotencyMiddleware,
+  idempotency,
+  jsonItemsInTurns,
+  TransportSecurityError,
+} from '@bo/runtime';
 import { type Endpoint, endpoints as defaultEndpoints } from './endpoints/index.js';
 import type { CommandEndpoint } from './endpoints/types.js';
 import { listCondition, parseFilters, parsePaging } from './paging.js';
@@ -166,7 +173,8 @@ export function createV3Router(opts: V3Options): Router {
         });
         const total = result.count ?? 0;
         return res.json({
-          items: result.items.map(endpoint.map),
+          // in turns: an environment with a backlog lets others run between slices of its page
+          items: await jsonItemsInTurns(res, result.items, endpoint.map),
           page: paging.page,
           itemsPerPage: paging.itemsPerPage,
           totalItems: total,

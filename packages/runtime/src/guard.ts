@@ -293,6 +293,7 @@ export function createGuard(opts: GuardOptions): Guard {
       share.leave(environment);
     };
     res.locals.leaveShare = leave;
+    res.locals.yieldsTurns = () => share.yieldsTurns(environment);
     res.once('prefinish', leave);
     res.once('close', () => {
       if (state === 0) {

@@ -46,6 +46,24 @@ export const JSON_PART_CHARACTERS = 32_768;
 /** Arrays shorter than this are stringified whole (a part per item would cost more than it saves). */
 const PARTED_ARRAY_LENGTH = 16;
 
+/**
+ * An array item already turned into JSON (jsonItemsInTurns): a body's array, or an array among a
+ * body's values, whose first item is one is written in parts, each such item as its text. Anywhere
+ * else JSON.stringify meets it, it stands for the value it holds (toJSON parses it: right, not fast).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** an array to write item by item: long, or holding items already in JSON */
+function isPartedArray(v: unknown): v is unknown[] {
+  return Array.isArray(v) && (v.length >= PARTED_ARRAY_LENGTH || v[0] instanceof JsonText);
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
@@ -55,13 +73,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /**
  * JSON.stringify(body), as one string when it is small or not an envelope, else as parts of about
  * JSON_PART_CHARACTERS whose concatenation is exactly JSON.stringify(body): a top-level array, or
- * the arrays among a plain object's values (a v2 `data`, a v3 `items`), are written item by item.
+ * the arrays among a plain object's values (a v2 `data`, a v3 `items`), are written item by item
+ * (a JsonText item as its text).
  * undefined when JSON.stringify answers undefined.
  */
 export function jsonParts(body: unknown): string | string[] | undefined {
-  const parted = Array.isArray(body)
-    ? body.length >= PARTED_ARRAY_LENGTH
-    : isPlainObject(body) && Object.values(body).some((v) => Array.isArray(v) && v.length >= PARTED_ARRAY_LENGTH);
+  const parted = Array.isArray(body) ? isPartedArray(body) : isPlainObject(body) && Object.values(body).some(isPartedArray);
   if (!parted) return JSON.stringify(body) as string | undefined;
   const out = new Parts();
   if (Array.isArray(body)) arrayInto(out, body);
@@ -73,7 +90,7 @@ export function jsonParts(body: unknown): string | string[] | undefined {
       if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
       out.add(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
       first = false;
-      if (Array.isArray(value) && value.length >= PARTED_ARRAY_LENGTH) arrayInto(out, value);
+      if (isPartedArray(value)) arrayInto(out, value);
       else out.add(JSON.stringify(value) as string);
     }
     out.add('}');
@@ -84,8 +101,9 @@ export function jsonParts(body: unknown): string | string[] | undefined {
 function arrayInto(out: Parts, items: unknown[]): void {
   out.add('[');
   for (let i = 0; i < items.length; i += 1) {
+    const x = items[i];
     // JSON.stringify writes null for an item it cannot represent
-    const item = (JSON.stringify(items[i]) as string | undefined) ?? 'null';
+    const item = x instanceof JsonText ? x.text : ((JSON.stringify(x) as string | undefined) ?? 'null');
     out.add(i === 0 ? item : `,${item}`);
   }
   out.add(']');

@@ -145,6 +145,21 @@ export class RequestShare {
     if (lane.running === 0) this.activeLanes -= 1;
   }
 
+  /**
+   * Whether a request of the environment should let the event loop run other work between slices
+   * of its own (a page's items turned into JSON): its environment has requests waiting for a place
+   * while the process is shared. An environment that has no backlog, or is alone, runs straight
+   * through. So at a slice's end another environment's request (its answer from the database, its
+   * next stage) runs before the backlogged environment's next slice: its read waits for one slice,
+   * not for a whole page's work (tests/fair-share-cpu.test.ts: its p99 under the flood 2.3× its
+   * quiet value without, 1.4× with).
+   */
+  yieldsTurns(environment: string): boolean {
+    const lane = this.lanes.get(environment);
+    if (lane === undefined || lane.waiting.length === 0) return false;
+    return this.activeLanes > 1 || this.now() < this.sharedUntil;
+  }
+
   /** requests of the environment being worked on, and waiting (for tests and the metrics) */
   load(environment: string): { running: number; waiting: number } {
     const lane = this.lanes.get(environment);

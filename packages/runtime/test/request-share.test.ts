@@ -70,4 +70,26 @@ describe('the fair share of a process between environments', () => {
     s.leave('a');
     expect(s.load('a')).toEqual({ running: 0, waiting: 0 });
   });
+
+  it('an environment takes turns (lets others run between slices) only with requests waiting on a shared process', () => {
+    const now = { ms: 0 };
+    const s = share(now, { alone: 2, maxWaiting: 10 });
+    // alone, even with a backlog: straight through
+    s.tryEnter('a');
+    s.tryEnter('a');
+    void s.wait('a', () => {});
+    expect(s.load('a')).toEqual({ running: 2, waiting: 1 });
+    expect(s.yieldsTurns('a')).toBe(false);
+    // another environment comes in: the backlogged one takes turns, the other runs straight through
+    s.tryEnter('b');
+    expect(s.yieldsTurns('a')).toBe(true);
+    expect(s.yieldsTurns('b')).toBe(false);
+    // b is done: still shared for the linger, then a runs straight through again
+    s.leave('b');
+    expect(s.yieldsTurns('a')).toBe(true);
+    now.ms = 1_001;
+    expect(s.yieldsTurns('a')).toBe(false);
+    // an environment never seen takes no turns
+    expect(s.yieldsTurns('c')).toBe(false);
+  });
 });

@@ -3,6 +3,7 @@ import type { Request, Response, Router } from 'express';
 /** What the mount functions register routes on: a router, or the routers by module (app.ts). */
 export type RouteTable = Pick<Router, 'get' | 'post' | 'put' | 'delete'>;
 import { BadRequestError, type createCaller, noneMatchHits, recordTag } from '@bo/domain';
+import { jsonItemsInTurns } from '@bo/runtime';
 import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
@@ -83,7 +84,10 @@ export function mountV2Resource(
       if (p.metadata.has('limit')) metadata.limit = p.limit;
       if (p.metadata.has('offset')) metadata.offset = p.offset;
     }
-    const items = result.items.map((row) => applySelect(readFor(row, p.select), p.select, resource.alwaysSelected));
+    // in turns: an environment with a backlog lets others run between slices of its page
+    const items = await jsonItemsInTurns(res, result.items, (row) =>
+      applySelect(readFor(row, p.select), p.select, resource.alwaysSelected),
+    );
     sendData(res, items, metadata);
   });
 
