@@ -82,6 +82,14 @@ export function createV2Router(opts: V2Options): Router {
       outsideShare: opts.rawBody,
     }),
   );
+  // bodies are JSON, at most 1 MB; a POST or PUT without the JSON content type is refused; then
+  // safe retries: a write with an Idempotency-Key runs once (a body read as a stream has no hash to
+  // compare: not those).
+  const json = express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) });
+  const idempotent = (opts.idempotency ?? idempotency({ log: opts.log }))((err, req, res) =>
+    renderV2Error(err, req, res, opts.log),
+  );
+  // the caller, then the body (one layer: express walks its layers one by one for every request)
   app.use((req, res, next) => {
     const { principal, context } = admissionOf(res);
     res.locals.principal = principal;
@@ -90,11 +98,6 @@ export function createV2Router(opts: V2Options): Router {
     // v2 tolerates keys it does not know (its reads' own read-only keys sent back, older clients' keys): dropped, as ever
     const v2Context: DomainContext = { ...(context as DomainContext), unknownInputKeys: 'drop' };
     res.locals.caller = createCaller(precondition ? { ...v2Context, precondition } : v2Context);
-    next();
-  });
-
-  // bodies are JSON, at most 1 MB; a POST or PUT without the JSON content type is refused
-  app.use((req, res, next) => {
     if (opts.rawBody?.(req)) {
       next();
       return;
@@ -103,15 +106,12 @@ export function createV2Router(opts: V2Options): Router {
       sendErrors(res, 415, ['Content-Type must be application/json']);
       return;
     }
-    next();
+    if (opts.ownBody?.(req)) {
+      next();
+      return;
+    }
+    json(req, res, (err?: unknown) => (err ? next(err) : idempotent(req, res, next)));
   });
-  const json = express.json({ limit: '1mb', strict: false, verify: refuseDeepJson(opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) });
-  app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : json(req, res, next)));
-  // safe retries: a write with an Idempotency-Key runs once (a body read as a stream has no hash to compare: not those)
-  const idempotent = (opts.idempotency ?? idempotency({ log: opts.log }))((err, req, res) =>
-    renderV2Error(err, req, res, opts.log),
-  );
-  app.use((req, res, next) => (opts.ownBody?.(req) || opts.rawBody?.(req) ? next() : idempotent(req, res, next)));
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     const body: unknown = req.body;

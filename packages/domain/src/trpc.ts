@@ -172,12 +172,23 @@ export const publicProcedure = strictProcedure.meta({ right: PUBLIC }).use(async
  * tenant reader. A query's raw reads may go to a read replica that has replayed everything the request
  * must see (@bo/db replicas.ts); a mutation's reads and writes all go to the primary.
  */
-function userContext(ctx: DomainContext, right: DeclaredRight, type: ProcedureType) {
+function userContext(ctx: DomainContext, right: DeclaredRight, type: ProcedureType): UserContextChanges {
   requireDeclaredRight(ctx.principal, right);
   const principal = ctx.principal as UserPrincipal;
   const db: ScopedClient = scopedDb(ctx.prisma, principal.environmentId);
   const sql = tenantSql(ctx.prisma, principal.environmentId, { replicaReads: type === 'query' });
-  return { ...ctx, principal, db, sql };
+  return { prisma: ctx.prisma, principal, db, sql };
+}
+
+/**
+ * What a user's middleware changes in the context: only these keys go to tRPC's next(), which
+ * merges them into the context it has (a copy of the whole context each, key by key).
+ */
+interface UserContextChanges {
+  prisma: PrismaClient;
+  principal: UserPrincipal;
+  db: ScopedClient;
+  sql: TenantSql;
 }
 
 /**
@@ -190,7 +201,7 @@ async function placedUserContext(
   ctx: DomainContext,
   right: DeclaredRight,
   type: ProcedureType,
-): Promise<ReturnType<typeof userContext>> {
+): Promise<UserContextChanges> {
   requireDeclaredRight(ctx.principal, right);
   const principal = ctx.principal as UserPrincipal;
   const place = await placement.of(principal.environmentId);
@@ -210,7 +221,7 @@ async function placedUserContext(
     tenant === ctx.prisma
       ? own
       : withGlobalReads(own, tenantSql(ctx.prisma, principal.environmentId, { replicaReads: type === 'query' }));
-  return { ...ctx, prisma: placedPrisma(ctx.prisma, tenant), principal, db, sql };
+  return { prisma: placedPrisma(ctx.prisma, tenant), principal, db, sql };
 }
 
 type ProcedureType = 'query' | 'mutation' | 'subscription';
@@ -237,7 +248,7 @@ function run<R>(type: ProcedureType, next: () => Promise<R>): Promise<R> {
  */
 function userMiddleware(right: DeclaredRight) {
   return t.middleware(async ({ ctx, meta, getRawInput, next, type }) => {
-    let user: ReturnType<typeof userContext>;
+    let user: UserContextChanges;
     try {
       const placement = placementOf(ctx.prisma);
       user = placement ? await placedUserContext(placement, ctx, right, type) : userContext(ctx, right, type);
