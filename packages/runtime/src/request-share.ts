@@ -11,8 +11,9 @@
  * How many depends on whether the process is shared at the moment:
  * - `contended` (REQUESTS_PER_ENVIRONMENT, default 1) while other environments have requests in
  *   the process too, and for `lingerMs` after the last time they did: each environment then has
- *   as many turns of the event loop as any other, and another environment's read takes about
- *   twice its quiet time at most (its own turns and one neighbour's);
+ *   as many turns of the event loop as any other, and within its request an environment with a
+ *   backlog lets the others run between slices of its work (yieldsTurns), so another environment's
+ *   read waits for a slice of a neighbour's page, not the whole page;
  * - `alone` (REQUESTS_PER_ENVIRONMENT_ALONE, default 4) otherwise: an environment alone on the
  *   process keeps the database's time and the event loop's overlapped (a single request in flight
  *   leaves the process idle while PostgreSQL works).
