@@ -1,3 +1,4 @@
+import { V2_READ_ALIASES } from './resources/v2-read-aliases.js';
 import { z } from 'zod';
 import { withRateLimitHeaders } from '@bo/http';
 import type { AnyV2Operation } from './resources/v2-operation.js';
@@ -101,11 +102,18 @@ function readSchema(r: AnyV2Resource): Json {
   const shape = r.read(sample(entity.schema)) as Json;
   const properties: Record<string, Json> = {};
   for (const [key, value] of Object.entries(shape)) {
+    // the read aliases are documented below, the same way for every resource
+    if (Object.hasOwn(V2_READ_ALIASES, key)) continue;
     // a field the mapping passes through keeps the entity's schema; one it builds is described from what it builds
     const domain = r.names.toDomain(key);
     const declared = fromEntity[key];
     const passedThrough = declared && domain in (entity.fields as object) && !(r.documentAsBuilt ?? []).includes(key);
     properties[key] = passedThrough ? declared : inferred(value);
+  }
+  // every read carries them where the field they name is there (mount.ts, withReadAliases)
+  for (const [alias, target] of Object.entries(V2_READ_ALIASES)) {
+    const named = properties[target];
+    if (named) properties[alias] = { ...named, description: `${target}, by its legacy name` };
   }
   return { type: 'object', properties, required: Object.keys(properties) };
 }

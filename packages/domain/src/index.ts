@@ -34,4 +34,15 @@ export type { AnyEntity, Entity, EntityRow } from './shared/entity/index.js';
 export { MaintenanceReader, describeMaintenance, ALL_ENVIRONMENTS } from './maintenance/maintenance.js';
 export type { MaintenanceWindow } from './maintenance/maintenance.js';
 export { declaredEntities, entityOfSchema } from './shared/entity/index.js';
+export {
+  dateTimeSeconds,
+  embeddedKeys,
+  fieldKeys,
+  type EntityProjection,
+  entityProjection,
+  type ProjectionForm,
+  type ProjectionKeys,
+  type ProjectionSource,
+} from './shared/entity/index.js';
+export type { CustomFieldForm } from './customfields/custom-field-values.load.js';
 export * from './shared/precondition.js';

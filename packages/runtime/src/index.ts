@@ -7,7 +7,7 @@ export type { RateLimit, RateLimitDecision } from './rate-limit.js';
 export { createHttpApp } from './http-app.js';
 export { RequestShare } from './request-share.js';
 export { JsonText } from './json-answer.js';
-export { ITEMS_PER_TURN, jsonItemsInTurns } from './turns.js';
+export { ITEMS_PER_TURN, jsonItemsInTurns, takesTurns } from './turns.js';
 export type { HttpAppOptions, HttpMount, HttpMountContext } from './http-app.js';
 export {
   admissionOf,

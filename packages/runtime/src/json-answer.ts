@@ -74,11 +74,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * JSON.stringify(body), as one string when it is small or not an envelope, else as parts of about
  * JSON_PART_CHARACTERS whose concatenation is exactly JSON.stringify(body): a top-level array, or
  * the arrays among a plain object's values (a v2 `data`, a v3 `items`), are written item by item
- * (a JsonText item as its text).
+ * (a JsonText item as its text); a JsonText value of such an object is written as its text.
  * undefined when JSON.stringify answers undefined.
  */
 export function jsonParts(body: unknown): string | string[] | undefined {
-  const parted = Array.isArray(body) ? isPartedArray(body) : isPlainObject(body) && Object.values(body).some(isPartedArray);
+  const parted = Array.isArray(body)
+    ? isPartedArray(body)
+    : isPlainObject(body) && Object.values(body).some((v) => isPartedArray(v) || v instanceof JsonText);
   if (!parted) return JSON.stringify(body) as string | undefined;
   const out = new Parts();
   if (Array.isArray(body)) arrayInto(out, body);
@@ -91,6 +93,7 @@ export function jsonParts(body: unknown): string | string[] | undefined {
       out.add(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
       first = false;
       if (isPartedArray(value)) arrayInto(out, value);
+      else if (value instanceof JsonText) out.add(value.text);
       else out.add(JSON.stringify(value) as string);
     }
     out.add('}');

@@ -24,3 +24,14 @@ export async function jsonItemsInTurns<T>(res: Response, items: readonly T[], wi
   }
   return out;
 }
+
+/**
+ * Whether the request should take its work in turns now (see jsonItemsInTurns). A page whose JSON
+ * PostgreSQL makes cannot: its work is one statement and one write. So a backlogged environment on
+ * a shared process reads its pages the way that takes turns (tests/fair-share-cpu.test.ts: another
+ * environment's p99 1.9–2.1× its quiet value with pages made by PostgreSQL, against 1.3–1.6× in turns).
+ */
+export function takesTurns(res: Response): boolean {
+  const yieldsTurns = res.locals.yieldsTurns as (() => boolean) | undefined;
+  return yieldsTurns?.() ?? false;
+}

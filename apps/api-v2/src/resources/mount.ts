@@ -3,7 +3,7 @@ import type { Request, Response, Router } from 'express';
 /** What the mount functions register routes on: a router, or the routers by module (app.ts). */
 export type RouteTable = Pick<Router, 'get' | 'post' | 'put' | 'delete'>;
 import { BadRequestError, type createCaller, noneMatchHits, recordTag } from '@bo/domain';
-import { jsonItemsInTurns } from '@bo/runtime';
+import { JsonText, jsonItemsInTurns, takesTurns } from '@bo/runtime';
 import { sendData, sendErrors } from '../envelope.js';
 import { parseListParams, parseSelect } from '../query-language.js';
 import { applySelect } from '../select.js';
@@ -63,46 +63,67 @@ export function mountV2Resource(
     }
   };
 
+  // the page's rows made as v2 JSON by PostgreSQL, where the read is declared as a shape (v2-shape.ts)
+  const listShape = resource.shape?.without(resource.selectOnly ?? []);
+
   app.get(base, async (req, res) => {
     const p = parseListParams(rawQuery(req));
     const paths = [...pathsOf(p.where), ...p.orderBy.map((k) => k.path)];
-    const result = await translated(
-      () =>
-        call(res).list({
-          ...(p.where ? { where: names.condition(p.where) } : {}),
-          orderBy: names.sort(p.orderBy),
-          offset: p.offset,
-          limit: p.limit,
-          count: p.metadata.has('count'),
-        }),
-      paths,
-    );
+    const query = {
+      ...(p.where ? { where: names.condition(p.where) } : {}),
+      orderBy: names.sort(p.orderBy),
+      offset: p.offset,
+      limit: p.limit,
+      count: p.metadata.has('count'),
+    };
+    const procedures = call(res);
+    // `select` picks keys from the read made in the process; a backlogged environment on a shared
+    // process reads its page in turns, which a page made by PostgreSQL cannot take (takesTurns)
+    const listAs = listShape && !p.select && !takesTurns(res) ? procedures.listAs : undefined;
+    let items: JsonText[];
+    let count: number | null;
+    if (listAs && listShape) {
+      const page = await translated(() => listAs({ ...query, projection: listShape }), paths);
+      items = page.items.map((text) => new JsonText(text));
+      count = page.count;
+    } else {
+      const page = await translated(() => procedures.list(query), paths);
+      // in turns: an environment with a backlog lets others run between slices of its page
+      items = await jsonItemsInTurns(res, page.items, (row) =>
+        applySelect(readFor(row, p.select), p.select, resource.alwaysSelected),
+      );
+      count = page.count;
+    }
     let metadata: Record<string, number> | undefined;
     if (p.metadata.size) {
       metadata = {};
-      if (p.metadata.has('count')) metadata.count = result.count ?? 0;
+      if (p.metadata.has('count')) metadata.count = count ?? 0;
       if (p.metadata.has('limit')) metadata.limit = p.limit;
       if (p.metadata.has('offset')) metadata.offset = p.offset;
     }
-    // in turns: an environment with a backlog lets others run between slices of its page
-    const items = await jsonItemsInTurns(res, result.items, (row) =>
-      applySelect(readFor(row, p.select), p.select, resource.alwaysSelected),
-    );
     sendData(res, items, metadata);
   });
 
   app.get(`${base}/:id`, async (req, res) => {
     const select = new URLSearchParams(rawQuery(req)).get('select');
-    const row = await translated(() => call(res).get({ id: req.params.id as string }));
+    const id = req.params.id as string;
+    const procedures = call(res);
     // the record's version as its ETag: If-None-Match with it answers 304, If-Match on a write checks it
-    const tag = recordTag(row);
-    if (tag) {
+    const tagged = (tag: string | null | undefined): boolean => {
+      if (!tag) return false;
       res.setHeader('ETag', tag);
-      if (noneMatchHits(req.get('if-none-match'), tag)) {
-        res.status(304).end();
-        return;
-      }
+      if (!noneMatchHits(req.get('if-none-match'), tag)) return false;
+      res.status(304).end();
+      return true;
+    };
+    const getAs = resource.shape && !select ? procedures.getAs : undefined;
+    if (getAs && listShape) {
+      const row = await translated(() => getAs({ id, projection: listShape }));
+      if (!tagged(row.tag)) sendData(res, new JsonText(row.json));
+      return;
     }
+    const row = await translated(() => procedures.get({ id }));
+    if (tagged(recordTag(row))) return;
     const selected = select ? parseSelect(select) : undefined;
     sendData(res, applySelect(readFor(row, selected), selected, resource.alwaysSelected));
   });

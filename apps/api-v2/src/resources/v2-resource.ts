@@ -9,6 +9,7 @@ import {
   ValidationError,
   type Violation,
   entityOfSchema,
+  type EntityProjection,
 } from '@bo/domain';
 import { declaredOutputOf, procedureNamedBy } from '@bo/domain/trpc';
 import type { z } from 'zod';
@@ -20,6 +21,10 @@ type Caller = ReturnType<typeof createCaller>;
 export interface EntityProcedures<Row> {
   list(input: ListQuery): Promise<{ items: Row[]; count: number | null }>;
   get(input: { id: string }): Promise<Row>;
+  /** the page as JSON texts in a projection's shape (entityQueries' `listAs`) */
+  listAs?: (input: ListQuery & { projection: EntityProjection }) => Promise<{ items: string[]; count: number | null }>;
+  /** one row as a JSON text in a projection's shape, with its version tag (`getAs`) */
+  getAs?: (input: { id: string; projection: EntityProjection }) => Promise<{ json: string; tag: string | null }>;
   create?: (input: { data: never }) => Promise<{ id: string }>;
   update?: (input: { id: string; data: never }) => Promise<{ id: string }>;
   delete?: (input: { id: string }) => Promise<{ id: string }>;
@@ -33,8 +38,13 @@ export interface V2Resource<Row> {
   entity?: AnyEntity;
   procedures(caller: Caller): EntityProcedures<Row>;
   names: V2Names;
-  /** the v2 read shape of a row (reference: Get…) */
+  /** the v2 read shape of a row (reference: Get…); the shape's JS form where a shape is declared */
   read(row: Row): Record<string, unknown>;
+  /**
+   * the v2 read shape declared (v2-shape.ts) rather than written as `read`: a page's rows are then made
+   * as JSON by PostgreSQL, and `read` is compiled from the same declaration
+   */
+  shape?: EntityProjection;
   /** fields `select` always keeps beside `id` */
   alwaysSelected?: string[];
   /** fields a read shows only when `select` names them (is_editable on hours/hours, 2025-09) */
@@ -135,8 +145,17 @@ export function inV2WriteTerms(err: unknown, names: V2Names, input: V2Input): un
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds resources of any row type
 export type AnyV2Resource = V2Resource<any>;
 
-export function v2Resource<Row>(r: V2Resource<Row>): V2Resource<Row> {
-  return r;
+/** A resource declares its read either as code (`read`) or as a shape (`shape`), never both. */
+export type V2ResourceDeclaration<Row> = Omit<V2Resource<Row>, 'read' | 'shape'> &
+  ({ read: (row: Row) => Record<string, unknown>; shape?: never } | { shape: EntityProjection; read?: never });
+
+/** A resource from its declaration, or a copy of a resource under another path (`{...other, path}`). */
+export function v2Resource<Row>(r: V2ResourceDeclaration<Row> | V2Resource<Row>): V2Resource<Row> {
+  if (r.shape) {
+    const shape = r.shape;
+    return { ...r, shape, read: (row: Row) => shape.read(row) };
+  }
+  return r as V2Resource<Row>;
 }
 
 /** The entity a resource shows: declared, or the one its `get` procedure's declared output schema belongs to. */

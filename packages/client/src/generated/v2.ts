@@ -3984,12 +3984,16 @@ export interface components {
             blocked: boolean;
             /** @description not kept by this service: always null */
             color: null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             is_attachment_allowed: boolean;
             is_unit_tariff: boolean;
             label: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             tariff: number | null;
             unit_name: string | null;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -4127,10 +4131,14 @@ export interface components {
             until_date: string;
         };
         CrmContactperson: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             is_active: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             organization: {
                 id: string;
                 interests: {
@@ -4189,6 +4197,8 @@ export interface components {
         };
         CrmDocument: {
             content_type: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -4214,6 +4224,8 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -4276,6 +4288,8 @@ export interface components {
             bank_account: string | null;
             bank_bic: string | null;
             coc_code: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             custom_fields: {
@@ -4357,6 +4371,8 @@ export interface components {
                 work_phone: string | null;
             }[];
             linkedin_url: string | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             note: string | null;
             organizationsize: {
@@ -4502,6 +4518,8 @@ export interface components {
             }[];
             bank_account: string | null;
             bank_bic: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             custom_fields: {
@@ -4585,6 +4603,8 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description updated_at, by its legacy name */
+            modified: string;
             note: string | null;
             phone: string | null;
             relation_manager: ({
@@ -4701,6 +4721,8 @@ export interface components {
         };
         DocumentsDocument: {
             content_type: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -4726,12 +4748,16 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
         };
         DocumentsDocumenttype: {
             can_have_attachment: boolean;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
@@ -4747,10 +4773,14 @@ export interface components {
             is_for_subscription: boolean;
             is_visible_on_all: boolean;
             label: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
         };
         DocumentsExternaldocument: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             document_type: {
@@ -4766,6 +4796,8 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -4784,6 +4816,8 @@ export interface components {
                 id: string;
                 label: string;
             };
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             description: string | null;
@@ -4796,6 +4830,8 @@ export interface components {
             hours: number | null;
             id: string;
             is_time_defined: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             start_date: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -5018,6 +5054,8 @@ export interface components {
                 last_correction_date: null;
                 value: number;
             };
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             custom_fields: {
@@ -5079,6 +5117,8 @@ export interface components {
             locked: boolean;
             /** @description not kept by this service: always null */
             mileage: null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             note: string | null;
             project: ({
                 can_register_mileage: boolean;
@@ -5148,10 +5188,14 @@ export interface components {
             billable: null;
             blocked: boolean;
             color: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             label: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             tariff: number | null;
             type: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -5168,6 +5212,8 @@ export interface components {
         };
         HoursLeave: {
             allow_negative: boolean;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             description: string | null;
@@ -5192,6 +5238,8 @@ export interface components {
                 id: string;
                 label: string;
             };
+            /** @description updated_at, by its legacy name */
+            modified: string;
             start_date: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -5199,6 +5247,8 @@ export interface components {
         };
         HoursMileage: {
             approvalstatus: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             employee: ({
@@ -5215,6 +5265,8 @@ export interface components {
             /** @description not kept by this service: always null */
             invoiceline_id: null;
             mileage: number | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             note: string | null;
             project: ({
                 can_register_mileage: boolean;
@@ -5309,6 +5361,8 @@ export interface components {
                 id: string;
                 label: string;
             };
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             description: string | null;
@@ -5321,6 +5375,8 @@ export interface components {
             hours: number | null;
             id: string;
             is_time_defined: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             start_date: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -5343,6 +5399,8 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             days_off: number | null;
@@ -5385,6 +5443,8 @@ export interface components {
             };
             end_date: string | null;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             parttime_percentage: number | null;
             salary_fulltime: number | null;
             start_date: string | null;
@@ -5398,6 +5458,8 @@ export interface components {
         };
         HrmDocument: {
             content_type: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -5423,6 +5485,8 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -5448,6 +5512,8 @@ export interface components {
             avatar: null;
             bank_account: string | null;
             civil_status: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             custom_fields: unknown[];
@@ -5458,6 +5524,8 @@ export interface components {
             hourly_sales_tariff: number | null;
             id: string;
             is_user: number;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             person_id: string | null;
             /** @description not kept by this service: always null */
@@ -5542,6 +5610,8 @@ export interface components {
         };
         HrmLeave: {
             allow_negative: boolean;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             description: string | null;
@@ -5566,6 +5636,8 @@ export interface components {
                 id: string;
                 label: string;
             };
+            /** @description updated_at, by its legacy name */
+            modified: string;
             start_date: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -5588,6 +5660,8 @@ export interface components {
             name: string;
         };
         HrmTimetable: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             employee: {
@@ -5637,6 +5711,8 @@ export interface components {
             hourly_cost_tariff: number | null;
             hourly_sales_tariff: number | null;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             odd_week: {
                 day_1: {
                     end_time: number;
@@ -5682,6 +5758,8 @@ export interface components {
         };
         InvoicesDocument: {
             content_type: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -5707,6 +5785,8 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -5732,6 +5812,8 @@ export interface components {
             composition_type: string;
             /** @description not kept by this service: always null */
             contact_id: null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             credited_invoice_id: string | null;
@@ -5770,6 +5852,8 @@ export interface components {
             invoice_number: string | null;
             /** @enum {string} */
             kind: "invoice" | "credit";
+            /** @description updated_at, by its legacy name */
+            modified: string;
             my_organization_profile: {
                 id: string;
             };
@@ -5917,6 +6001,8 @@ export interface components {
         };
         InvoicesPayment: {
             amount: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             date: string | null;
@@ -5924,6 +6010,8 @@ export interface components {
             id: string;
             invoice_id: string;
             is_overpayment: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
         };
@@ -5935,9 +6023,13 @@ export interface components {
             name: string;
         };
         InvoicesProposition: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             project: {
                 can_register_mileage: boolean;
                 id: string;
@@ -6008,6 +6100,8 @@ export interface components {
         };
         MileageMileage: {
             approvalstatus: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             employee: ({
@@ -6024,6 +6118,8 @@ export interface components {
             /** @description not kept by this service: always null */
             invoiceline_id: null;
             mileage: number | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             note: string | null;
             project: ({
                 can_register_mileage: boolean;
@@ -6070,6 +6166,8 @@ export interface components {
             vatclass: null;
         };
         ProjectsAssignment: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             description: string | null;
@@ -6087,6 +6185,8 @@ export interface components {
             hours_type: string;
             id: string;
             is_planned: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string | null;
             project: {
                 can_register_mileage: boolean;
@@ -6158,11 +6258,15 @@ export interface components {
         };
         ProjectsAssignmentstatus: {
             color: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             is_blocked: boolean;
             is_done: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             order: number;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -6170,6 +6274,8 @@ export interface components {
         };
         ProjectsDocument: {
             content_type: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -6195,6 +6301,8 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -6245,6 +6353,8 @@ export interface components {
             contact_id: string | null;
             /** @description not kept by this service: always null */
             copied_from_project: null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             custom_fields: {
@@ -6298,6 +6408,8 @@ export interface components {
             invoiced_amount: string;
             is_invoice_approval: boolean;
             is_reverse_billing: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             my_organization_profile: {
                 id: string;
             };
@@ -6406,21 +6518,29 @@ export interface components {
         };
         ProjectsProjectstatus: {
             color: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             is_closed: boolean;
             label: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
         };
         ProjectsPurchase: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             invoice_amount: number | null;
             invoice_date: string | null;
             invoice_number: string | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             organization: ({
                 id: string;
                 name: string;
@@ -6467,12 +6587,16 @@ export interface components {
         };
         ProjectsPurchasetype: {
             blocked: boolean;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
             is_attachment_allowed: boolean;
             is_unit_tariff: boolean;
             label: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             tariff: number | null;
             unit_name: string | null;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -6548,6 +6672,8 @@ export interface components {
                 purchase_tariff: number | null;
                 tariff: number | null;
             }[];
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             default_service_id: string | null;
@@ -6585,6 +6711,8 @@ export interface components {
             invoice_method: string;
             invoiced_amount: number;
             kind: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             price: number | null;
             project_id: string;
@@ -6617,6 +6745,8 @@ export interface components {
             write_hours_start_date: string | null;
         };
         SaleQuote: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             /** @description not kept by this service: always null */
@@ -6644,6 +6774,8 @@ export interface components {
             json: string | null;
             /** @description not kept by this service: always null */
             last_updated_approval_status: null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             payment_term: {
                 days: number;
                 id: string;
@@ -6751,6 +6883,8 @@ export interface components {
         };
         SalesDocument: {
             content_type: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -6776,6 +6910,8 @@ export interface components {
                 project_id: string | null;
                 sales_id: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             title: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
@@ -6797,6 +6933,8 @@ export interface components {
             label: string;
         };
         SalesQuote: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             /** @description not kept by this service: always null */
@@ -6824,6 +6962,8 @@ export interface components {
             json: string | null;
             /** @description not kept by this service: always null */
             last_updated_approval_status: null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             payment_term: {
                 days: number;
                 id: string;
@@ -6935,12 +7075,16 @@ export interface components {
             label: string;
         };
         SalesQuotetemplate: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             html: string | null;
             id: string;
             is_blocked: boolean;
             json: string | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             type: string | null;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -6969,6 +7113,8 @@ export interface components {
                 name: string | null;
             }) | null;
             contact_id: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             custom_fields: {
@@ -7027,6 +7173,8 @@ export interface components {
             }[];
             /** @description not kept by this service: always null */
             lost_to_competitor: null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             my_organization_profile_id: string | null;
             note: string | null;
             organization: ({
@@ -7184,6 +7332,8 @@ export interface components {
                 purchase_tariff: number | null;
                 tariff: number | null;
             }[];
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             default_service_id: string | null;
@@ -7213,6 +7363,8 @@ export interface components {
             invoice_date: null;
             invoice_method: string;
             is_active: boolean;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             position: number;
             price: number | null;
@@ -7245,6 +7397,8 @@ export interface components {
                 purchase_tariff: number | null;
                 tariff: number | null;
             }[];
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             explanation: string | null;
@@ -7260,6 +7414,7 @@ export interface components {
             }[];
             id: string;
             invoice_method: string;
+            /** @description updated_at, by its legacy name */
             modified: string;
             my_organization_profile_id: string | null;
             name: string;
@@ -7285,11 +7440,15 @@ export interface components {
             };
         };
         SharedItem: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             data: string | null;
             employee_id: string | null;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             shared: string;
             tag: string;
             type: string | null;
@@ -7301,6 +7460,8 @@ export interface components {
                 id: string;
                 label: string;
             };
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             document_id: string;
@@ -7320,6 +7481,8 @@ export interface components {
                 title: string;
                 value: string;
             }[];
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             created_by: {
@@ -7346,6 +7509,8 @@ export interface components {
                 label: string;
                 log_action: string | null;
             } | null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             source_type: string | null;
             title: string | null;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -7358,6 +7523,8 @@ export interface components {
             log_action: string | null;
         };
         TimersTimer: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             employee: ({
@@ -7381,6 +7548,8 @@ export interface components {
             metadata: string | null;
             /** @description not kept by this service: always null */
             min_seconds_step: null;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             project: ({
                 can_register_mileage: boolean;
                 id: string;
@@ -7439,6 +7608,8 @@ export interface components {
             updated_at: string;
         };
         WorkflowsDefaultaction: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             default_workflow: {
@@ -7446,12 +7617,16 @@ export interface components {
                 name: string;
             } | null;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             position: number;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             updated_at: string;
         };
         WorkflowsDefaulttask: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             default_workflow: {
@@ -7461,6 +7636,8 @@ export interface components {
             description: string | null;
             due_in_days: number | null;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             position: number;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -7473,6 +7650,8 @@ export interface components {
                 position: number;
             }[];
             applies_to: string;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             description: string | null;
@@ -7481,6 +7660,8 @@ export interface components {
                 name: string;
             } | null;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             sequential: boolean;
             tasks: {
@@ -7494,9 +7675,13 @@ export interface components {
             updated_at: string;
         };
         WorkflowsDefaultworkflowgroup: {
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             id: string;
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             position: number;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
@@ -7504,6 +7689,8 @@ export interface components {
         };
         WorkflowsWorkflow: {
             completed_at: string | null;
+            /** @description created_at, by its legacy name */
+            created: string;
             /** @description YYYY-MM-DD HH:MM:SS (UTC) */
             created_at: string;
             default_workflow: {
@@ -7517,6 +7704,8 @@ export interface components {
                 project_id: string;
                 sales_id: string;
             };
+            /** @description updated_at, by its legacy name */
+            modified: string;
             name: string;
             organization: ({
                 id: string;

@@ -83,6 +83,49 @@ export function customFieldViewsJson(entityId: string, model: string): string {
       WHERE f.environment_id = $1 AND f.model_key = '${model}'), '[]'::json)`;
 }
 
+/** The names a wire gives a custom field's keys that are not the same in every form, and its group's position type. */
+export interface CustomFieldForm {
+  readonly renderType: string;
+  readonly valueType: string;
+  readonly group: string;
+  readonly displayValue: string;
+  /** v2 writes a group's position as a string */
+  readonly groupPositionAsText: boolean;
+}
+
+/**
+ * SQL of an entity's custom fields in a wire's form (see EntityProjection), as compact JSON: the
+ * objects customFieldViewsJson makes, keys renamed by `form`. `entityId` is the row's id
+ * expression; $1 is the environment.
+ */
+export function customFieldFormJson(entityId: string, model: string, form: CustomFieldForm): string {
+  if (!/^[a-z_]+$/.test(model)) throw new Error(`not a custom-field model key: ${model}`);
+  const key = (k: string) => {
+    if (!/^[a-z_]+$/i.test(k)) throw new Error(`unsafe custom-field key ${k}`);
+    return `"${k}"`;
+  };
+  const row = (list: string) => `(SELECT row_to_json(r) FROM (SELECT ${list}) r)`;
+  const position = form.groupPositionAsText ? 'g.position::text' : 'g.position';
+  const group = `CASE WHEN g.id IS NULL THEN NULL ELSE ${row(`g.id AS "id", g.name AS "name", ${position} AS "position",
+        ${row('m.id AS "id", m.label AS "label"')} AS "model", g.type AS "type"`)} END`;
+  const options = `COALESCE((SELECT ('[' || string_agg(${row('o.id AS "id", o.label AS "label", o.value AS "value", o.position AS "position"')}::text, ',' ORDER BY o.position, o.id) || ']')::json
+        FROM custom_field_option o WHERE o.custom_field_id = f.id AND o.environment_id = $1), '[]'::json)`;
+  const display = `CASE WHEN v.value IS NULL THEN NULL
+        ELSE COALESCE((SELECT o.label FROM custom_field_option o WHERE o.custom_field_id = f.id AND o.environment_id = $1
+                        AND o.value = v.value ORDER BY o.position, o.id LIMIT 1), v.value) END`;
+  const item = row(`f.id AS "id", f.name AS "name", f.label AS "label", v.value AS "value", ty.type AS "type",
+        ty.render_type AS ${key(form.renderType)}, f.position AS "position", f.filterable AS "filterable",
+        f.searchable AS "searchable", f.mandatory AS "mandatory", ty.value_type AS ${key(form.valueType)},
+        ${group} AS ${key(form.group)}, ${options} AS "options", ${display} AS ${key(form.displayValue)}`);
+  return `COALESCE((SELECT ('[' || string_agg(${item}::text, ',' ORDER BY f.position, f.created_at, f.id) || ']')::json
+       FROM custom_field f
+       JOIN custom_field_type ty ON ty.id = f.type_id
+       LEFT JOIN custom_field_group g ON g.id = f.group_id
+       LEFT JOIN custom_field_model m ON m.id = g.model_id
+       LEFT JOIN custom_field_value v ON v.custom_field_id = f.id AND v.entity_id = ${entityId} AND v.environment_id = $1
+      WHERE f.environment_id = $1 AND f.model_key = '${model}'), '[]'::json)`;
+}
+
 /** the views of one set of definitions: a remembered read answers the same array to every page while it lasts */
 const viewsOf = new WeakMap<CustomFieldRow[], (values: Record<string, string | null> | null) => CustomFieldValue[]>();
 

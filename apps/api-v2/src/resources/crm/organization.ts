@@ -1,9 +1,9 @@
 import { type Organization, organization } from '@bo/domain/crm/organization/organization.entity';
 import { createOrganizationInput, updateOrganizationInput } from '@bo/domain/crm/organization/organization.schema';
-import { customFieldValuesV2 } from '../customfields/values.js';
-import { employeeReferenceV2 } from '../hrm/employee-reference.js';
+import { employeeReferenceShapeV2 } from '../hrm/employee-reference.js';
 import { v2Names } from '../v2-names.js';
 import { v2Resource } from '../v2-resource.js';
+import { V2_CUSTOM_FIELDS, V2_EMPTY_LIST, V2_NULL, v2Embedded, v2Fields, v2Shape } from '../v2-shape.js';
 
 /** v2 names that are not the snake_case of the domain's */
 const names = v2Names({
@@ -13,12 +13,15 @@ const names = v2Names({
   line_2: 'line2',
 });
 
-// Fields are added onto the object names.output made (Object.assign) rather than spread with
-// it into a literal: V8 gives `{ ...x, k1, k2, … }` no cached shape, and that spread took most of
-// a row's time (docs/performance.md). The same holds in every read of a list.
-function address(a: Organization['visitingAddress']) {
-  return a ? Object.assign(names.output(a) as Record<string, unknown>, { country: null }) : null;
-}
+/** an address as v2 shows it: its fields, and `country` (always empty here) */
+const address = (field: 'visitingAddress' | 'postalAddress') => ({
+  relation: field,
+  keys: { ...v2Embedded(organization, field, names), country: V2_NULL },
+});
+
+const v2SendInvoiceEmailTo = Object.fromEntries(
+  Object.entries(v2Fields(organization, names)).filter(([key]) => key.startsWith('send_invoice_email_to_')),
+);
 
 /** crm/organization (reference: GetOrganization); every field present, null when empty. */
 export const organizationV2 = v2Resource<Organization>({
@@ -28,26 +31,25 @@ export const organizationV2 = v2Resource<Organization>({
   inputs: { create: createOrganizationInput, update: updateOrganizationInput, remove: true },
   documentAsBuilt: ['visiting_address', 'postal_address', 'relation_manager', 'debtor'],
   names,
-  read: (o) => {
-    const { debtor, relationManager, visitingAddress, postalAddress, customFields, ...rest } = o;
-    return Object.assign(names.output(rest) as Record<string, unknown>, {
-      visiting_address: address(visitingAddress),
-      postal_address: address(postalAddress),
-      relation_manager: relationManager ? employeeReferenceV2(relationManager) : null,
-      custom_fields: customFieldValuesV2(customFields),
-      debtor: Object.assign(names.output(debtor) as Record<string, unknown>, {
-        payment_term: null,
-        send_invoice_email_to_contact: o.sendInvoiceEmailToContact,
-        send_invoice_email_to_project_contact: o.sendInvoiceEmailToProjectContact,
-        send_invoice_email_to_fixed_email: o.sendInvoiceEmailToFixedEmail,
-        send_invoice_email_to_cc: o.sendInvoiceEmailToCc,
-        invoicetemplate_id: null,
-      }),
-      customer_group: null,
-      teams: [],
-      accountancy: null,
-      sbi_codes: [],
-      simplicate_url: null,
-    });
-  },
+  shape: v2Shape(organization, names, {
+    ...v2Fields(organization, names, ['visitingAddress', 'postalAddress', 'relationManager', 'debtor', 'customFields']),
+    visiting_address: address('visitingAddress'),
+    postal_address: address('postalAddress'),
+    relation_manager: { relation: 'relationManager', keys: employeeReferenceShapeV2 },
+    custom_fields: { customFields: 'customFields', form: V2_CUSTOM_FIELDS },
+    debtor: {
+      object: {
+        ...v2Embedded(organization, 'debtor', names),
+        payment_term: V2_NULL,
+        // the organization's own send_invoice_email_to_* fields, shown again in its debtor
+        ...v2SendInvoiceEmailTo,
+        invoicetemplate_id: V2_NULL,
+      },
+    },
+    customer_group: V2_NULL,
+    teams: V2_EMPTY_LIST,
+    accountancy: V2_NULL,
+    sbi_codes: V2_EMPTY_LIST,
+    simplicate_url: V2_NULL,
+  }),
 });

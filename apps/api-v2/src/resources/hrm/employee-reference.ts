@@ -1,4 +1,6 @@
 import { v2DateTime } from '../v2-names.js';
+import type { ProjectionKeys } from '@bo/domain';
+import { V2_NULL } from '../v2-shape.js';
 
 /** An employee as other v2 resources embed it (reference: Employee); `{id, name}` when the caller has no hrm right. */
 export function employeeReferenceV2(
@@ -36,3 +38,24 @@ export function employeeReferenceV2(
     simplicate_url: null,
   };
 }
+
+/** The same v2 form as a shape, for resources whose read is declared (v2-shape.ts); over an employee reference's fields. */
+export const employeeReferenceShapeV2: ProjectionKeys = {
+  id: 'id',
+  person_id: 'personId',
+  name: 'name',
+  bank_account: V2_NULL,
+  function: 'function',
+  type: V2_NULL,
+  employment_status: { equals: 'employmentStatus', value: 'active', ifEqual: 'active', ifNot: 'inactive' },
+  civil_status: V2_NULL,
+  work_phone: V2_NULL,
+  work_mobile: V2_NULL,
+  work_email: 'workEmail',
+  hourly_sales_tariff: V2_NULL,
+  hourly_cost_tariff: V2_NULL,
+  avatar: V2_NULL,
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  simplicate_url: V2_NULL,
+};

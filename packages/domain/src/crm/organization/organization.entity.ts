@@ -32,18 +32,20 @@ export const debtorSchema = z.object({
 });
 
 /** The settings' storage keys are snake_case JSON; the defaults are those of a new organization. */
-const debtorSql = (t: string) => `json_build_object(
-  'provisionMethod', ${t}.debtor_settings->>'provision_method',
-  'provisionContactpersonId', ${t}.debtor_settings->>'provision_contactperson_id',
-  'sendEmailEmail', ${t}.debtor_settings->>'send_email_email',
-  'cc', COALESCE(${t}.debtor_settings->'cc', '[]'::jsonb),
-  'attentionTo', ${t}.debtor_settings->>'attention_to',
-  'attentionToPersonId', ${t}.debtor_settings->>'attention_to_person_id',
-  'attentionToFixed', ${t}.debtor_settings->>'attention_to_fixed',
-  'autocollect', COALESCE((${t}.debtor_settings->>'autocollect')::boolean, ${t}.allow_autocollect),
-  'reminders', COALESCE((${t}.debtor_settings->>'reminders')::boolean, true),
-  'sendEmailType', ${t}.debtor_settings->>'send_email_type',
-  'autosendSubscriptionInvoice', COALESCE((${t}.debtor_settings->>'autosend_subscription_invoice')::boolean, false))`;
+const debtorKeys = {
+  provisionMethod: (t: string) => `${t}.debtor_settings->>'provision_method'`,
+  provisionContactpersonId: (t: string) => `${t}.debtor_settings->>'provision_contactperson_id'`,
+  sendEmailEmail: (t: string) => `${t}.debtor_settings->>'send_email_email'`,
+  cc: (t: string) => `COALESCE(${t}.debtor_settings->'cc', '[]'::jsonb)`,
+  attentionTo: (t: string) => `${t}.debtor_settings->>'attention_to'`,
+  attentionToPersonId: (t: string) => `${t}.debtor_settings->>'attention_to_person_id'`,
+  attentionToFixed: (t: string) => `${t}.debtor_settings->>'attention_to_fixed'`,
+  autocollect: (t: string) => `COALESCE((${t}.debtor_settings->>'autocollect')::boolean, ${t}.allow_autocollect)`,
+  reminders: (t: string) => `COALESCE((${t}.debtor_settings->>'reminders')::boolean, true)`,
+  sendEmailType: (t: string) => `${t}.debtor_settings->>'send_email_type'`,
+  autosendSubscriptionInvoice: (t: string) =>
+    `COALESCE((${t}.debtor_settings->>'autosend_subscription_invoice')::boolean, false)`,
+};
 
 /** An organization of the CRM: a customer, supplier or prospect company. */
 export const organization = defineEntity({
@@ -103,7 +105,7 @@ export const organization = defineEntity({
     sendInvoiceEmailToProjectContact: f.boolean(),
     sendInvoiceEmailToFixedEmail: f.boolean(),
     sendInvoiceEmailToCc: f.boolean(),
-    debtor: f.computed('json', debtorSchema, debtorSql),
+    debtor: f.computedObject(debtorSchema, debtorKeys),
     /** the address that files mail into this record's timeline (shared/relation-shapes.ts) */
     timelineEmailAddress: f.computed('string', z.string(), timelineEmailAddressSql, { filter: false, sort: false }),
     customFields: f.customFields('organization', customFieldValueSchema),

@@ -2,10 +2,12 @@ import { type CompiledList, compileList, inTransaction, type ListQuery, ListQuer
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError, sqlStateOf } from '../errors.js';
 import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
-import { assertPreconditionChecked, withPrecondition } from '../precondition.js';
+import { assertPreconditionChecked, recordTag, withPrecondition } from '../precondition.js';
 import { hasRight, MODULES, type ModuleName } from '../rights.js';
 import { type AnyEntity, type EntityRow, fieldsOf } from './define-entity.js';
 import type { TargetEntity } from './fields.js';
+import type { PageSource } from './entity-loader.js';
+import type { EntityProjection } from './entity-projection.js';
 import { assertEntityReferences, type ReferenceCheck } from './entity-references.js';
 import { withDeclaredColumns } from './reference-columns.js';
 import { clearExclusive } from './entity-write.js';
@@ -76,6 +78,13 @@ export function restrictRelations<Row>(ctx: UserContext, entity: AnyEntity, rows
   return rows;
 }
 
+/** Whether restrictRelations would mask anything of the entity's rows for this caller. */
+function masksFor(ctx: UserContext, entity: AnyEntity): boolean {
+  const rights = ctx.principal.rights;
+  if (MODULES.every((m) => hasRight(rights, m, 'read'))) return false;
+  return masksAnything(entity, (m) => hasRight(rights, m, 'read'), MASK_DEPTH, new Set());
+}
+
 /** whether a relation reachable from the entity (to the depth) leads into a module the caller may not read */
 function masksAnything(
   entity: TargetEntity,
@@ -137,12 +146,8 @@ function withoutEnvironment(ctx: UserContext, params: unknown[]): unknown[] {
   return params.slice(1);
 }
 
-/** One page: ids filtered, sorted and paged in SQL and joined to the rows in one statement, the count beside it. */
-export async function listEntity<E extends AnyEntity>(
-  ctx: UserContext,
-  entity: E,
-  input: ListQuery,
-): Promise<ListResult<EntityRow<E>>> {
+/** A list query compiled for the caller: its page source and its count statement. */
+async function compiledPage(ctx: UserContext, entity: AnyEntity, input: ListQuery) {
   const scope = entity.scope?.(ctx);
   const where = scope && input.where ? { and: [scope, input.where] } : (scope ?? input.where);
   const query: ListQuery = {
@@ -156,20 +161,54 @@ export async function listEntity<E extends AnyEntity>(
   // whatever the values
   const stablePlan =
     (!where && input.orderBy.length === 0 && entity.indexedOrder) || (await rangeInIndexOrder(ctx, entity, query));
-  const [rows, count] = await Promise.all([
-    entity.loader.page(ctx.sql, {
-      ids: compiled.pageSql,
-      params: withoutEnvironment(ctx, compiled.pageParams),
-      stablePlan,
-      firstPageFrom: compiled.firstPageFrom,
-    }),
-    query.count
-      ? ctx.sql
+  const page: PageSource = {
+    ids: compiled.pageSql,
+    params: withoutEnvironment(ctx, compiled.pageParams),
+    stablePlan,
+    firstPageFrom: compiled.firstPageFrom,
+  };
+  const count = query.count
+    ? () =>
+        ctx.sql
           .read<{ count: number }>(compiled.countSql, withoutEnvironment(ctx, compiled.countParams))
           .then((r) => r[0]?.count ?? 0)
-      : null,
-  ]);
-  return { items: restrictRelations(ctx, entity, rows as EntityRow<E>[]), count };
+    : () => null;
+  return { page, count };
+}
+
+/** One page: ids filtered, sorted and paged in SQL and joined to the rows in one statement, the count beside it. */
+export async function listEntity<E extends AnyEntity>(
+  ctx: UserContext,
+  entity: E,
+  input: ListQuery,
+): Promise<ListResult<EntityRow<E>>> {
+  const { page, count } = await compiledPage(ctx, entity, input);
+  const [rows, total] = await Promise.all([entity.loader.page(ctx.sql, page), count()]);
+  return { items: restrictRelations(ctx, entity, rows as EntityRow<E>[]), count: total };
+}
+
+/**
+ * One page in a wire's shape, each row as its JSON text made by PostgreSQL from the projection
+ * (the same statements as listEntity's, another select list). A caller whose rights mask a
+ * relation gets the rows read, masked and shaped in the process (the projection's JS form).
+ */
+export async function listEntityAs(
+  ctx: UserContext,
+  entity: AnyEntity,
+  input: ListQuery,
+  projection: EntityProjection,
+): Promise<ListResult<string>> {
+  if (projection.entity !== entity) throw new Error(`a projection of ${projection.entity.type} cannot show ${entity.type}`);
+  if (masksFor(ctx, entity)) {
+    const list = await listEntity(ctx, entity, input);
+    return { items: list.items.map((row) => JSON.stringify(projection.read(row))), count: list.count };
+  }
+  const model = projection.customFieldsModel;
+  // no definitions of the model in the environment: every row shows [] without a sub-query
+  const customFields = model ? (await readDefinitions(ctx.sql, model)).length > 0 : false;
+  const { page, count } = await compiledPage(ctx, entity, input);
+  const [items, total] = await Promise.all([entity.loader.pageJson(ctx.sql, page, projection.sql(customFields)), count()]);
+  return { items, count: total };
 }
 
 const RANGE_OPERATORS = new Set(['ge', 'gt', 'le', 'lt']);
@@ -212,6 +251,32 @@ export async function getEntity<E extends AnyEntity>(ctx: UserContext, entity: E
   const [row] = await entity.loader.byIds(ctx.sql, [id]);
   if (!row) throw new NotFoundError(entity.type, id);
   return restrictRelations(ctx, entity, [row as EntityRow<E>])[0] as EntityRow<E>;
+}
+
+/**
+ * One row in a wire's shape, its JSON text made by PostgreSQL from the projection, with its
+ * version tag (an ETag); the caller's scope and masked relations as getEntity applies them.
+ */
+export async function getEntityAs(
+  ctx: UserContext,
+  entity: AnyEntity,
+  id: string,
+  projection: EntityProjection,
+): Promise<{ json: string; tag: string | null }> {
+  if (projection.entity !== entity) throw new Error(`a projection of ${projection.entity.type} cannot show ${entity.type}`);
+  if (masksFor(ctx, entity)) {
+    const row = await getEntity(ctx, entity, id);
+    return { json: JSON.stringify(projection.read(row)), tag: recordTag(row) ?? null };
+  }
+  const model = projection.customFieldsModel;
+  const [scoped, customFields] = await Promise.all([
+    inScope(ctx, entity, id),
+    model ? readDefinitions(ctx.sql, model).then((d) => d.length > 0) : false,
+  ]);
+  if (!scoped) throw new NotFoundError(entity.type, id);
+  const row = await entity.loader.byIdJson(ctx.sql, id, projection.sql(customFields));
+  if (!row) throw new NotFoundError(entity.type, id);
+  return { json: row.json, tag: row.updatedAt ? (recordTag({ updatedAt: row.updatedAt }) ?? null) : null };
 }
 
 /**

@@ -29,17 +29,24 @@ export interface EntityLoader<Row> {
   rowJson(): string;
   /** the select list over `t`, for benchmarks and plans */
   selectList(): string;
+  /**
+   * The page as one JSON text a row, made by PostgreSQL from `json` (an expression over `t`, $1 the
+   * environment: EntityProjection.sql), in the page's order, through the same statements as `page`
+   */
+  pageJson(reader: TenantSql, page: PageSource, json: string): Promise<string[]>;
+  /** one row as that JSON text with its version (`updatedAt`, where the entity has one), or null when no row of the environment has the id */
+  byIdJson(reader: TenantSql, id: string, json: string): Promise<{ json: string; updatedAt: Date | null } | null>;
 }
 
 type Revive = (value: unknown) => unknown;
 
-function ident(name: string): string {
+export function ident(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier ${name}`);
   return `"${name}"`;
 }
 
 /** The object schema inside a nullable, an array, an optional or the first member of a union. */
-function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
+export function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   let s = schema as unknown as {
     shape?: Record<string, z.ZodType>;
     unwrap?: () => z.ZodType;
@@ -230,13 +237,18 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
   };
 
   const table = ident(entity.table);
-  let ordered: string | null = null;
+  const ordered = new Map<string, string>();
   let single: string | null = null;
-  const rowsInOrder = () =>
-    (ordered ??= `SELECT ${build().select}
+  const rowsInOrder = (select: string): string => {
+    let sql = ordered.get(select);
+    if (sql) return sql;
+    sql = `SELECT ${select}
        FROM unnest($2::text[]) WITH ORDINALITY AS page(id, n)
        CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
-      ORDER BY page.n`);
+      ORDER BY page.n`;
+    ordered.set(select, sql);
+    return sql;
+  };
   let json: string | null = null;
   const rowJson = (): string => {
     if (json) return json;
@@ -248,6 +260,42 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     json = chunks.join(' || ');
     return json;
   };
+  /** a page's rows with `select` over `t`: the ids planned for their values, or the rows straight off the index */
+  const pageRows = (reader: TenantSql, page: PageSource, select: string): Promise<Record<string, unknown>[]> => {
+    if (!page.stablePlan) {
+      // values a caller chose are planned for every time; planning the select list's sub-queries with
+      // them cost more than a second round trip: the ids are planned for their values, and the rows
+      // are read by id in that order through one prepared statement (its plan cannot depend on values)
+      const rows = reader
+        .read<{ id: string }>(page.ids, page.params)
+        .then((ids) =>
+          ids.length === 0
+            ? []
+            : reader.read<Record<string, unknown>>(rowsInOrder(select), [ids.map((r) => r.id)], { stablePlan: true }),
+        );
+      return rows;
+    }
+    if (page.firstPageFrom) {
+      // a first page: the select list straight over the page read off the index in order (the LIMIT stops
+      // the scan), with no second lookup of each row by its id. Its values are hidden from the planner's estimates (see
+      // CompiledList.firstPageFrom), so every execution costs the same as the generic plan, which
+      // PostgreSQL keeps. A deeper page would run the select list for every row it skips: it reads ids
+      const sql = `SELECT ${select} ${page.firstPageFrom}`;
+      return reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true });
+    }
+    // a deeper page: each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
+    // pulled up): as a plain join, the planner hash-joined a scan of the environment's whole table
+    // (10,000 rows read for 100) whenever the table was small enough to look cheap. The ids come as
+    // an array (ARRAY(…), run once) so that the plan's row estimate is the same whatever the values
+    // (a range of 3 rows or of 3,000): PostgreSQL then keeps its generic plan instead of planning
+    // the select list's sub-queries at every execution
+    const sql = `SELECT ${select}
+          FROM unnest(ARRAY(${page.ids})) WITH ORDINALITY AS page(id, n)
+          CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
+         ORDER BY page.n`;
+    return reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true });
+  };
+
   return {
     rowJson,
     selectList: () => build().select,
@@ -265,38 +313,25 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
       return finish(reader, reader.read<Record<string, unknown>>(sql, [ids], { stablePlan: true }));
     },
     page(reader, page) {
-      if (!page.stablePlan) {
-        // values a caller chose are planned for every time; planning the select list's sub-queries with
-        // them cost more than a second round trip: the ids are planned for their values, and the rows
-        // are read by id in that order through one prepared statement (its plan cannot depend on values)
-        const rows = reader
-          .read<{ id: string }>(page.ids, page.params)
-          .then((ids) =>
-            ids.length === 0
-              ? []
-              : reader.read<Record<string, unknown>>(rowsInOrder(), [ids.map((r) => r.id)], { stablePlan: true }),
-          );
-        return finish(reader, rows);
-      }
-      if (page.firstPageFrom) {
-        // a first page: the select list straight over the page read off the index in order (the LIMIT stops
-        // the scan), with no second lookup of each row by its id. Its values are hidden from the planner's estimates (see
-        // CompiledList.firstPageFrom), so every execution costs the same as the generic plan, which
-        // PostgreSQL keeps. A deeper page would run the select list for every row it skips: it reads ids
-        const sql = `SELECT ${build().select} ${page.firstPageFrom}`;
-        return finish(reader, reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true }));
-      }
-      // a deeper page: each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
-      // pulled up): as a plain join, the planner hash-joined a scan of the environment's whole table
-      // (10,000 rows read for 100) whenever the table was small enough to look cheap. The ids come as
-      // an array (ARRAY(…), run once) so that the plan's row estimate is the same whatever the values
-      // (a range of 3 rows or of 3,000): PostgreSQL then keeps its generic plan instead of planning
-      // the select list's sub-queries at every execution
-      const sql = `SELECT ${build().select}
-          FROM unnest(ARRAY(${page.ids})) WITH ORDINALITY AS page(id, n)
-          CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
-         ORDER BY page.n`;
-      return finish(reader, reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true }));
+      return finish(reader, pageRows(reader, page, build().select));
+    },
+    async pageJson(reader, page, json) {
+      const rows = await pageRows(reader, page, `${json} AS j`);
+      return rows.map((r) => r.j as string);
+    },
+    async byIdJson(reader, id, json) {
+      const version = entity.fields.updatedAt;
+      const updatedAt =
+        version?.kind === 'scalar' && version.type === 'datetime'
+          ? `t.${ident(columnOf('updatedAt', version))}`
+          : 'NULL::timestamptz';
+      const rows = await reader.read<{ j: string; u: Date | null }>(
+        `SELECT ${json} AS j, ${updatedAt} AS u FROM ${table} t WHERE t.environment_id = $1 AND t.id = $2`,
+        [id],
+        { stablePlan: true },
+      );
+      const row = rows[0];
+      return row ? { json: row.j, updatedAt: row.u } : null;
     },
   };
 }

@@ -2,6 +2,7 @@ import { OPERATORS, type Condition } from '@bo/db';
 import { z } from 'zod';
 import { moduleProcedure } from '../../trpc.js';
 import type { AnyEntity } from './define-entity.js';
+import { checkProjected, type EntityProjection, isEntityProjection } from './entity-projection.js';
 import { NotFoundError } from '../errors.js';
 import {
   createEntity,
@@ -11,7 +12,9 @@ import {
   type EntityRemove,
   type EntityUpdate,
   getEntity,
+  getEntityAs,
   listEntity,
+  listEntityAs,
   updateEntity,
   updateEntityRow,
   writtenEntity,
@@ -61,7 +64,14 @@ export function pageOutput<Row>(schema: z.ZodType<Row, Row>, everyItem = CHECK_E
   };
 }
 
-/** `list` and `get` of an entity, typed by its output schema. */
+const projectedPage = z.object({ items: z.array(z.string()), count: z.number().int().nullable() });
+const projectedRow = z.object({ json: z.string(), tag: z.string().nullable() });
+
+/**
+ * `list` and `get` of an entity, typed by its output schema; `listAs` and `getAs` answer rows in a
+ * wire's shape, as JSON texts PostgreSQL makes from a projection (in-process callers: a projection
+ * is a value of this process, not something a request can send).
+ */
 export function entityQueries<Row>(entity: AnyEntity & { schema: z.ZodType<Row, Row> }) {
   const schema: z.ZodType<Row, Row> = entity.schema;
   return {
@@ -69,6 +79,25 @@ export function entityQueries<Row>(entity: AnyEntity & { schema: z.ZodType<Row, 
       .input(listQuerySchema)
       .output(pageOutput(schema))
       .query(({ ctx, input }) => listEntity(ctx, entity, input) as Promise<{ items: Row[]; count: number | null }>),
+    listAs: moduleProcedure(entity.module, 'read')
+      .input(
+        listQuerySchema.extend({ projection: z.custom<EntityProjection>(isEntityProjection, 'a projection of this process') }),
+      )
+      .output((value: unknown) => projectedPage.parse(value))
+      .query(async ({ ctx, input }) => {
+        const { projection, ...query } = input;
+        const page = await listEntityAs(ctx, entity, query, projection);
+        checkProjected(projection, page.items, CHECK_EVERY_PAGE_ITEM);
+        return page;
+      }),
+    getAs: moduleProcedure(entity.module, 'read')
+      .input(idInputSchema.extend({ projection: z.custom<EntityProjection>(isEntityProjection, 'a projection of this process') }))
+      .output((value: unknown) => projectedRow.parse(value))
+      .query(async ({ ctx, input }) => {
+        const row = await getEntityAs(ctx, entity, input.id, input.projection);
+        checkProjected(input.projection, [row.json], true);
+        return row;
+      }),
     get: moduleProcedure(entity.module, 'read')
       .input(idInputSchema)
       .output(schema)

@@ -110,6 +110,8 @@ export interface ComputedField<T = unknown> extends Flags {
   readonly type: ScalarType;
   readonly sql: (alias: string) => string;
   readonly schema: z.ZodType<T>;
+  /** a json object declared by its keys (computedObject): each key's own SQL, for a projection reading one key */
+  readonly keys?: Readonly<Record<string, (alias: string) => string>>;
 }
 
 export type AnyField = ScalarField | RefField | OneField | ManyField | CustomFieldsField | ComputedField;
@@ -247,6 +249,18 @@ export const f = {
       ...flags(o, { filter: false, sort: false }),
       writable: false,
     };
+  },
+  /** a json object computed key by key: its keys in order, each an SQL expression over the row */
+  computedObject<S extends z.ZodType>(
+    schema: S,
+    keys: Record<string, (alias: string) => string>,
+    o: Opts = {},
+  ): ComputedField<z.infer<S>> & { readonly writable: false } {
+    const sql = (alias: string) =>
+      `json_build_object(${Object.entries(keys)
+        .map(([key, value]) => `'${key}', ${value(alias)}`)
+        .join(', ')})`;
+    return { ...f.computed('json', schema, sql, o), keys };
   },
 };
 

@@ -17,6 +17,16 @@ export {
 } from './define-entity.js';
 export { embeddedRowSql, type PageSource } from './entity-loader.js';
 export {
+  dateTimeSeconds,
+  embeddedKeys,
+  fieldKeys,
+  type EntityProjection,
+  entityProjection,
+  type ProjectionForm,
+  type ProjectionKeys,
+  type ProjectionSource,
+} from './entity-projection.js';
+export {
   createEntity,
   deleteEntity,
   type EntityCreate,
@@ -27,6 +37,7 @@ export {
   inSqlWrite,
   type ListResult,
   listEntity,
+  listEntityAs,
   recordChange,
   updateEntity,
   type SqlWriteContext,
