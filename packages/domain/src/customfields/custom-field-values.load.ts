@@ -56,6 +56,17 @@ export function customFieldValuesJson(entityId: string, environmentParam = '$1')
             WHERE v.environment_id = ${environmentParam} AND v.entity_id = ${entityId})`;
 }
 
+/** FROM … WHERE of every definition of `model` (f), its type (ty), group (g), group's model (m) and the entity's value (v). */
+function definitionsWithValue(entityId: string, model: string): string {
+  if (!/^[a-z_]+$/.test(model)) throw new Error(`not a custom-field model key: ${model}`);
+  return `FROM custom_field f
+       JOIN custom_field_type ty ON ty.id = f.type_id
+       LEFT JOIN custom_field_group g ON g.id = f.group_id
+       LEFT JOIN custom_field_model m ON m.id = g.model_id
+       LEFT JOIN custom_field_value v ON v.custom_field_id = f.id AND v.entity_id = ${entityId} AND v.environment_id = $1
+      WHERE f.environment_id = $1 AND f.model_key = '${model}'`;
+}
+
 /**
  * SQL of an entity's custom fields as customFieldViews makes them, as a JSON array (an event's payload
  * made by PostgreSQL): every definition of `model` in display order with the entity's value, the
@@ -75,12 +86,7 @@ export function customFieldViewsJson(entityId: string, model: string): string {
         'displayValue', CASE WHEN v.value IS NULL THEN NULL
                         ELSE COALESCE(${option('o.label', ' AND o.value = v.value ORDER BY o.position, o.id LIMIT 1')}, v.value) END)
         ORDER BY f.position, f.created_at, f.id)
-       FROM custom_field f
-       JOIN custom_field_type ty ON ty.id = f.type_id
-       LEFT JOIN custom_field_group g ON g.id = f.group_id
-       LEFT JOIN custom_field_model m ON m.id = g.model_id
-       LEFT JOIN custom_field_value v ON v.custom_field_id = f.id AND v.entity_id = ${entityId} AND v.environment_id = $1
-      WHERE f.environment_id = $1 AND f.model_key = '${model}'), '[]'::json)`;
+       ${definitionsWithValue(entityId, model)}), '[]'::json)`;
 }
 
 /** The names a wire gives a custom field's keys that are not the same in every form, and its group's position type. */
@@ -118,12 +124,7 @@ export function customFieldFormJson(entityId: string, model: string, form: Custo
         f.searchable AS "searchable", f.mandatory AS "mandatory", ty.value_type AS ${key(form.valueType)},
         ${group} AS ${key(form.group)}, ${options} AS "options", ${display} AS ${key(form.displayValue)}`);
   return `COALESCE((SELECT ('[' || string_agg(${item}::text, ',' ORDER BY f.position, f.created_at, f.id) || ']')::json
-       FROM custom_field f
-       JOIN custom_field_type ty ON ty.id = f.type_id
-       LEFT JOIN custom_field_group g ON g.id = f.group_id
-       LEFT JOIN custom_field_model m ON m.id = g.model_id
-       LEFT JOIN custom_field_value v ON v.custom_field_id = f.id AND v.entity_id = ${entityId} AND v.environment_id = $1
-      WHERE f.environment_id = $1 AND f.model_key = '${model}'), '[]'::json)`;
+       ${definitionsWithValue(entityId, model)}), '[]'::json)`;
 }
 
 /** the views of one set of definitions: a remembered read answers the same array to every page while it lasts */

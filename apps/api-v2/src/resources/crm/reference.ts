@@ -15,7 +15,8 @@ import {
   relationType,
 } from '@bo/domain/crm/reference/reference.entities';
 import { v2Names } from '../v2-names.js';
-import { v2Resource } from '../v2-resource.js';
+import { type AnyV2Resource, type EntityProcedures, v2Resource } from '../v2-resource.js';
+import type { AnyEntity, ProjectionKeys } from '@bo/domain';
 import { v2Shape } from '../v2-shape.js';
 
 const names = v2Names();
@@ -23,76 +24,57 @@ const names = v2Names();
 const methods = { create: false, update: false, delete: false };
 
 /** The CRM's read-only reference data (reference: GetCountry, GetGender, …). */
-export const countryV2 = v2Resource<Country>({
-  path: 'crm/country',
-  entity: country,
-  procedures: (c) => c.crm.country,
-  names,
-  methods,
-  shape: v2Shape(country, names, { id: 'id', name: 'name', country_code: 'countryCode', language_code: 'languageCode' }),
+/** a lookup of the CRM: read-only, its read declared as a shape */
+function lookupV2<Row>(
+  path: string,
+  entity: AnyEntity,
+  procedures: (c: Parameters<AnyV2Resource['procedures']>[0]) => EntityProcedures<Row>,
+  keys: ProjectionKeys,
+) {
+  return v2Resource<Row>({ path, entity, procedures, names, methods, shape: v2Shape(entity, names, keys) });
+}
+
+export const countryV2 = lookupV2<Country>('crm/country', country, (c) => c.crm.country, {
+  id: 'id',
+  name: 'name',
+  country_code: 'countryCode',
+  language_code: 'languageCode',
 });
 
 /** a lookup v2 shows by its id and name */
 const named = { id: 'id', name: 'name' } as const;
 
-export const genderV2 = v2Resource<Gender>({
-  path: 'crm/gender',
-  entity: gender,
-  procedures: (c) => c.crm.gender,
-  names,
-  methods,
-  shape: v2Shape(gender, names, named),
-});
-
-export const industryV2 = v2Resource<Industry>({
-  path: 'crm/industry',
-  entity: industry,
-  procedures: (c) => c.crm.industry,
-  names,
-  methods,
-  shape: v2Shape(industry, names, named),
-});
-
-export const organizationSizeV2 = v2Resource<OrganizationSize>({
-  path: 'crm/organizationsize',
-  entity: organizationSize,
-  procedures: (c) => c.crm.organizationsize,
-  names,
-  methods,
-  shape: v2Shape(organizationSize, names, named),
-});
+export const genderV2 = lookupV2<Gender>('crm/gender', gender, (c) => c.crm.gender, named);
+export const industryV2 = lookupV2<Industry>('crm/industry', industry, (c) => c.crm.industry, named);
+export const organizationSizeV2 = lookupV2<OrganizationSize>(
+  'crm/organizationsize',
+  organizationSize,
+  (c) => c.crm.organizationsize,
+  named,
+);
 
 /** reference: Interest (as organization reads show it) */
 export function interestV2(i: Pick<Interest, 'id' | 'name' | 'apiName' | 'organization' | 'person'>) {
   return { id: i.id, name: i.name, api_name: i.apiName, organization: i.organization, person: i.person };
 }
 
-export const interestsV2 = v2Resource<Interest>({
-  path: 'crm/interests',
-  entity: interest,
-  procedures: (c) => c.crm.interests,
-  names,
-  methods,
-  shape: v2Shape(interest, names, {
-    id: 'id',
-    name: 'name',
-    api_name: 'apiName',
-    organization: 'organization',
-    person: 'person',
-  }),
+export const interestsV2 = lookupV2<Interest>('crm/interests', interest, (c) => c.crm.interests, {
+  id: 'id',
+  name: 'name',
+  api_name: 'apiName',
+  organization: 'organization',
+  person: 'person',
 });
 
 export function relationTypeV2(r: Pick<RelationType, 'id' | 'label' | 'color' | 'type'>) {
   return { id: r.id, label: r.label, color: r.color, type: r.type };
 }
 
-export const relationTypeResourceV2 = v2Resource<RelationType>({
-  path: 'crm/relationtype',
-  entity: relationType,
-  procedures: (c) => c.crm.relationtype,
-  names,
-  methods,
-  shape: v2Shape(relationType, names, { id: 'id', label: 'label', color: 'color', type: 'type' }),
+export const relationTypeResourceV2 = lookupV2<RelationType>('crm/relationtype', relationType, (c) => c.crm.relationtype, {
+  id: 'id',
+  label: 'label',
+  color: 'color',
+  type: 'type',
 });
 
 /** crm/documenttype: the document types meant for organizations, persons and debtors. */
