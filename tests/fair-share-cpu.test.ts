@@ -23,7 +23,12 @@ import { type ApiClient, startTestService, type TestService } from './support/se
 const FLOOD_CONNECTIONS = 32;
 /** the ratio of the quiet environment's p99, busy over quiet, that fails the test (the issue's target) */
 const BOUND = 2;
-const PHASES = 7;
+/**
+ * phases of each kind; the median of their p99 is compared. 9, not 7: on a slow, noisy day (2026-11-27,
+ * every side at half speed) one in eight runs of v3, a path this session did not change, measured 2.1–2.2×
+ * with 7 while its median over runs was 1.6×; the bound stays 2×
+ */
+const PHASES = 9;
 /** reads of the quiet environment per phase (p99 of 200: the second longest) */
 const READS = 200;
 /** a busy phase ends after this long even if its reads are not all done (without the fair share a read took ~100 ms) */
