@@ -7,12 +7,14 @@ import { type ApiClient, startTestService, type TestService } from './support/se
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
 
 /**
- * Webhook dispatch on LISTEN/NOTIFY: every service here polls only every 30 s, so a
- * delivery within 2 s of its commit can only have been woken by a notification (or,
- * where the test says so, by the fallback poll it sets short).
+ * Webhook dispatch on LISTEN/NOTIFY: every service here polls only every 10 minutes, so a
+ * delivery within 8 s of its commit can only have been woken by a notification (or, where
+ * the test says so, by the fallback poll it sets short). 8 s, not the tenth of a second it
+ * takes on a quiet machine: CI runs two test files at once on two cores, and these rules
+ * are about what wakes the dispatcher, not about how fast the machine is.
  */
-const LONG_POLL = 30_000;
-const WITHIN_MS = 2_000;
+const LONG_POLL = 600_000;
+const WITHIN_MS = 8_000;
 
 const services: TestService[] = [];
 const receivers: Receiver[] = [];
@@ -65,11 +67,12 @@ async function listeners(t: TestService): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
-async function arrival(r: Receiver, id: string, timeoutMs = 10_000): Promise<number> {
+async function arrival(r: Receiver, id: string, timeoutMs = WITHIN_MS + 2_000): Promise<number> {
   return (await waitFor(() => r.received.find((x) => x.body.data.id === id), timeoutMs, `delivery of ${id}`)).at;
 }
 
-describe('webhook dispatch on LISTEN/NOTIFY', () => {
+// several waits of up to WITHIN_MS each in one test
+describe('webhook dispatch on LISTEN/NOTIFY', { timeout: 120_000 }, () => {
   it('a committed event is delivered without waiting for the poll', async () => {
     const t = await service({
       runWorker: true,
@@ -81,7 +84,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
     await subscribe(acme, r.url);
     for (let i = 0; i < 5; i += 1) {
       const { id, at } = await createOrganization(acme, `Notified ${i}`);
-      const got = await arrival(r, id, WITHIN_MS + 1_000);
+      const got = await arrival(r, id);
       expect(got - at, `event ${i}`).toBeLessThan(WITHIN_MS);
     }
   });
@@ -105,7 +108,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
       const last = Math.max(...made.map((m) => m.at));
       await waitFor(
         () => made.every((m) => r.received.some((x) => x.body.data.id === m.id)),
-        WITHIN_MS + 3_000,
+        WITHIN_MS + 2_000,
         `the burst ${round}`,
       );
       expect(Math.max(...r.received.map((x) => x.at)) - last, `burst ${round}`).toBeLessThan(WITHIN_MS);
@@ -230,7 +233,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
     const r = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));
     await subscribe(acme, r.url);
     const { at } = await createOrganization(acme, 'Retried');
-    await waitFor(() => r.received.length >= 3, 5_000, 'three attempts');
+    await waitFor(() => r.received.length >= 3, WITHIN_MS + 2_000, 'three attempts');
     expect(r.received.map((x) => x.headers['x-webhook-attempt'])).toEqual(['1', '2', '3']);
     // back-offs of 100–200 ms and 200–400 ms
     expect((r.received[2]?.at ?? 0) - at).toBeLessThan(WITHIN_MS);
@@ -259,7 +262,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
         const res = await acme.v3('GET', `/webhook.delivery.list?webhookId=${encodeURIComponent(sub)}&status=failed`);
         return (res.body as { items: { id: string }[] }).items[0];
       },
-      5_000,
+      WITHIN_MS + 2_000,
       'a failed delivery',
     );
     up = true;
@@ -267,7 +270,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', () => {
     const resentAt = Date.now();
     const res = await acme.v3('POST', '/webhook.delivery.resend', { id: failed.id });
     expect(res.status, res.text).toBe(200);
-    const got = await waitFor(() => r.received[before], 5_000, 'the resent delivery');
+    const got = await waitFor(() => r.received[before], WITHIN_MS + 2_000, 'the resent delivery');
     expect(got.at - resentAt).toBeLessThan(WITHIN_MS);
     expect(got.headers['x-webhook-id']).toBe(r.received[0]?.headers['x-webhook-id']);
   });

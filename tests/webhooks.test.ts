@@ -217,9 +217,10 @@ describe('delivery', () => {
   });
 
   it('after the retry window a delivery is marked failed, and webhook.delivery.resend sends it again', async () => {
+    // a window of 2 s, not less: on a loaded machine a first attempt alone has outlasted 300 ms, leaving no retry to see
     const short = await startTestService({
       runWorker: true,
-      webhooks: { retryBaseMs: 30, retryMaxDelayMs: 60, retryWindowMs: 300, timeoutMs: 500, pollIntervalMs: 25 },
+      webhooks: { retryBaseMs: 30, retryMaxDelayMs: 60, retryWindowMs: 2_000, timeoutMs: 500, pollIntervalMs: 25 },
     });
     try {
       const client = await short.environment('shortwin');
