@@ -29,8 +29,12 @@ const BOUND = 2;
  * with 7 while its median over runs was 1.6×; the bound stays 2×
  */
 const PHASES = 9;
-/** reads of the quiet environment per phase (p99 of 200: the second longest) */
-const READS = 200;
+/**
+ * reads of the quiet environment per phase: p99 of 500 is the fifth longest. 500, not 200 (the
+ * second longest): stalls of 20-90 ms that neither the flood nor the service's GC explains come now
+ * and then in quiet and busy phases alike on these shared machines, and one of them decided a phase
+ */
+const READS = 500;
 /** a busy phase ends after this long even if its reads are not all done (without the fair share a read took ~100 ms) */
 const PHASE_MAX_MS = 8_000;
 const ORGANIZATIONS = 150;
