@@ -259,3 +259,86 @@ describe('the freeze race of a move', () => {
     expect(await q(first, 'SELECT id FROM organization WHERE id = $1', [id])).toHaveLength(1);
   }, 120_000);
 });
+
+describe('the catch-up of a move', () => {
+  it('a row deleted and made again with the same unique value during the bulk copy, and two rows that swapped a unique value, are caught up (no unique conflict), every row as on the old cluster', async () => {
+    const delta = await t.environment('delta');
+    const deltaId = await environmentId('delta');
+    const from = await clusterOf('delta');
+    const to = from === 0 ? 1 : 0;
+    const [source, target] = from === 0 ? [first, second] : [second, first];
+    const created = await delta.v2('POST', '/crm/organization', {
+      name: 'Readdressed',
+      visiting_address: { line_1: 'Old street 1', locality: 'Utrecht', country_code: 'NL' },
+    });
+    expect(created.status, created.text).toBe(200);
+    const readdressed = (created.body as Envelope<{ id: string }>).data.id;
+    const both = await delta.v2('POST', '/crm/organization', {
+      name: 'Swapped',
+      visiting_address: { line_1: 'Visit 1', locality: 'Delft' },
+      postal_address: { line_1: 'Post 1', locality: 'Gouda' },
+    });
+    expect(both.status, both.text).toBe(200);
+    const swapped = (both.body as Envelope<{ id: string }>).data.id;
+    const addresses = (c: PgClusters) =>
+      q<{ id: string; organization_id: string; kind: string; line_1: string }>(
+        c,
+        'SELECT id, organization_id, kind, line_1 FROM organization_address WHERE environment_id = $1 ORDER BY id',
+        [deltaId],
+      );
+    const before = await addresses(source);
+    let written: Awaited<ReturnType<typeof addresses>> = [];
+
+    // the address of the first is removed and given again (a new row, the same organization and kind); the
+    // second's two swap their kinds in one transaction; all while the bulk copy is over and writes go on
+    const afterBulkCopy = async () => {
+      const removed = await delta.v2('PUT', `/crm/organization/${readdressed}`, { visiting_address: null });
+      expect(removed.status, removed.text).toBe(200);
+      const given = await delta.v2('PUT', `/crm/organization/${readdressed}`, {
+        visiting_address: { line_1: 'New street 2', locality: 'Utrecht', country_code: 'NL' },
+      });
+      expect(given.status, given.text).toBe(200);
+      // a unique key is checked row by row: the swap goes through a third value
+      for (const [was, is] of [
+        ['visiting', 'swapping'],
+        ['postal', 'visiting'],
+        ['swapping', 'postal'],
+      ]) {
+        await q(
+          source,
+          'UPDATE organization_address SET kind = $3 WHERE environment_id = $1 AND organization_id = $2 AND kind = $4',
+          [deltaId, swapped, is, was],
+        );
+      }
+      written = await addresses(source);
+    };
+    const report = await moveEnvironment(
+      { prisma: t.service.database.prisma, afterBulkCopy },
+      { environment: 'delta', cluster: to },
+    );
+    expect(report).toMatchObject({ from, to, deletedRows: 1 });
+    expect(await clusterOf('delta')).toBe(to);
+    const moved = await addresses(target);
+    // the address given again has a new id; the old one is gone, on both clusters
+    const oldAddress = before.find((a) => a.organization_id === readdressed);
+    expect(moved.find((a) => a.id === oldAddress?.id)).toBeUndefined();
+    expect(moved.filter((a) => a.organization_id === readdressed)).toEqual([
+      expect.objectContaining({ kind: 'visiting', line_1: 'New street 2' }),
+    ]);
+    expect(
+      moved
+        .filter((a) => a.organization_id === swapped)
+        .map((a) => `${a.kind}:${a.line_1}`)
+        .sort(),
+    ).toEqual(['postal:Visit 1', 'visiting:Post 1']);
+    expect(moved).toEqual(written);
+    expect(await addresses(source)).toEqual([]);
+    // and the API reads them from the new cluster
+    const read = await delta.v2('GET', `/crm/organization/${swapped}?select=visiting_address,postal_address`);
+    expect(read.status, read.text).toBe(200);
+    expect((read.body as Envelope).data).toMatchObject({
+      visiting_address: { line_1: 'Post 1' },
+      postal_address: { line_1: 'Visit 1' },
+    });
+  }, 120_000);
+});

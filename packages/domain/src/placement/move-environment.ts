@@ -14,7 +14,8 @@ import { dispatchEvents } from '../webhooks/dispatch-events.js';
  *    the writes admitted before whose transactions run, and refuses those that begin later, 503 too),
  *    and waits for the old cluster's other transactions that began before that moment to end;
  * 3. catch-up: rows written since the bulk began (by their row version's transaction id, xmin: exact,
- *    whatever the table's columns and the clocks), rows deleted meanwhile deleted; the outbox's events
+ *    whatever the table's columns and the clocks) replace their copies, rows deleted meanwhile are deleted
+ *    (both before the copy, so no stale row holds a unique value a changed row has now); the outbox's events
  *    are first dispatched to deliveries on the old cluster, and the new cluster's event sequence is
  *    raised past the environment's events, so its change feed and webhooks go on without gap or repeat;
  * 4. switch: the placement names the new cluster, writes still frozen; after PLACEMENT_TTL_MS no
@@ -157,21 +158,52 @@ async function copyTable(
   }
 }
 
-/** Deletes the target's rows of the environment whose key the source no longer has. */
-async function deleteGone(source: PrismaClient, target: PrismaClient, table: MovedTable, environmentId: string): Promise<number> {
-  const [keys] = await source.$queryRawUnsafe<{ json: string }[]>(
-    `SELECT coalesce(json_agg(t), '[]')::text AS json FROM (SELECT ${list(table.key)} FROM ${tableIdent(table.name)} WHERE environment_id = $1) t`,
+/**
+ * Makes room on the target for the catch-up of a table: deletes the environment's rows the source no
+ * longer has (deleted meanwhile), and the old versions of the rows written since the bulk began (they are
+ * inserted again from the source). What is left on the target is then the source's unchanged rows, so the
+ * changed rows go in without meeting a stale row on any unique key: a row deleted and made again with
+ * the same unique value, or two rows that swapped one, would otherwise be refused (23505) by the upsert,
+ * whose ON CONFLICT covers the primary key only. Returns how many rows were deleted for good.
+ */
+async function clearForCatchUp(
+  source: PrismaClient,
+  target: PrismaClient,
+  table: MovedTable,
+  environmentId: string,
+  since: CatchUpFrom,
+): Promise<number> {
+  const keys = list(table.key);
+  const [row] = await source.$queryRawUnsafe<{ kept: string; changed: string }[]>(
+    `SELECT coalesce(json_agg(json_build_object(${table.key.map((k) => `'${k}', ${tableIdent(k)}`).join(', ')}))
+                      FILTER (WHERE age(xmin) > age($2::text::xid)), '[]')::text AS kept,
+            coalesce(json_agg(json_build_object(${table.key.map((k) => `'${k}', ${tableIdent(k)}`).join(', ')}))
+                      FILTER (WHERE age(xmin) <= age($2::text::xid)), '[]')::text AS changed
+       FROM ${tableIdent(table.name)} WHERE environment_id = $1`,
     environmentId,
+    since,
   );
-  return target.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
-    return tx.$executeRawUnsafe(
-      `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1 AND (${list(table.key)}) NOT IN
-         (SELECT ${list(table.key)} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, $2::json))`,
-      environmentId,
-      keys?.json ?? '[]',
-    );
-  });
+  const recordset = (param: string) =>
+    `(SELECT ${keys} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, ${param}::json))`;
+  return target.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
+      const gone = await tx.$executeRawUnsafe(
+        `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1
+            AND (${keys}) NOT IN ${recordset('$2')} AND (${keys}) NOT IN ${recordset('$3')}`,
+        environmentId,
+        row?.kept ?? '[]',
+        row?.changed ?? '[]',
+      );
+      await tx.$executeRawUnsafe(
+        `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1 AND (${keys}) IN ${recordset('$2')}`,
+        environmentId,
+        row?.changed ?? '[]',
+      );
+      return gone;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
 }
 
 /** The environment's row count of every table, in one statement. */
@@ -242,7 +274,12 @@ async function dispatchAll(source: PrismaClient, environmentId: string): Promise
 }
 
 export async function moveEnvironment(
-  ctx: { prisma: PrismaClient; log?: (line: string) => void },
+  ctx: {
+    prisma: PrismaClient;
+    log?: (line: string) => void;
+    /** awaited between the bulk copy and the freeze (the environment still in service): tests write there */
+    afterBulkCopy?: () => Promise<void>;
+  },
   input: z.input<typeof moveEnvironmentInput>,
 ): Promise<MoveReport> {
   const { environment, cluster: to, batchSize = 2_000 } = moveEnvironmentInput.parse(input);
@@ -284,6 +321,7 @@ export async function moveEnvironment(
   let rows = 0;
   for (const table of tables) rows += await copyTable(source, target.prisma, table, env.id, batchSize, null);
   log(`copied ${rows} rows of ${environment} to cluster ${to} while it kept serving`);
+  await ctx.afterBulkCopy?.();
 
   // 2. freeze writes, wait until every process knows, and for writes admitted before
   let frozenAt = performance.now();
@@ -308,14 +346,8 @@ export async function moveEnvironment(
     // tables the environment has no row in, on either side, have nothing to catch up
     const touched = tables.filter((t) => (sourceCounts.get(t.name) ?? 0) > 0 || (targetCounts.get(t.name) ?? 0) > 0);
     for (const table of touched) {
+      deletedRows += await clearForCatchUp(source, target.prisma, table, env.id, since);
       caughtUpRows += await copyTable(source, target.prisma, table, env.id, CATCH_UP_BATCH, since);
-    }
-    // every row of the old cluster is on the new one now: more rows there are rows deleted meanwhile
-    const after = await countRows(target.prisma, touched, env.id);
-    for (const table of touched) {
-      if ((after.get(table.name) ?? 0) > (sourceCounts.get(table.name) ?? 0)) {
-        deletedRows += await deleteGone(source, target.prisma, table, env.id);
-      }
     }
     // the environment's next events come after every event it had: its feed cursors stay good
     await target.prisma.$queryRawUnsafe(
