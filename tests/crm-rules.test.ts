@@ -171,6 +171,36 @@ describe('crm/organization', () => {
     });
   });
 
+  it('an organization whose debtor settings were never written reads their defaults (autocollect as its allow_autocollect, reminders on, nothing else set), in v2 single reads and in list pages with select (v3 shows no debtor)', async () => {
+    const unset = (autocollect: boolean) => ({
+      provision_method: null,
+      provision_contactperson_id: null,
+      send_email_email: null,
+      cc: [],
+      attention_to: null,
+      attention_to_person_id: null,
+      attention_to_fixed: null,
+      autocollect,
+      reminders: true,
+      send_email_type: null,
+      autosend_subscription_invoice: false,
+    });
+    for (const autocollect of [true, false]) {
+      const id = await post(crm, '/crm/organization', { name: `Never Set ${autocollect} BV`, allow_autocollect: autocollect });
+      expect((await get(`/crm/organization/${id}`)).debtor).toMatchObject(unset(autocollect));
+      const listed = await crm.v2('GET', `/crm/organization?q[id]=${encodeURIComponent(id)}&select=debtor`);
+      expect(listed.status, listed.text).toBe(200);
+      expect((listed.body as Envelope<Record<string, unknown>[]>).data[0]?.debtor).toMatchObject(unset(autocollect));
+      // once a setting is written the others keep their defaults, and autocollect follows allow_autocollect still
+      const put = await crm.v2('PUT', `/crm/organization/${id}`, { debtor: { attention_to_fixed: 'Finance' } });
+      expect(put.status, put.text).toBe(200);
+      expect((await get(`/crm/organization/${id}`)).debtor).toMatchObject({
+        ...unset(autocollect),
+        attention_to_fixed: 'Finance',
+      });
+    }
+  });
+
   it('interests on organization: the set named on write is read back', async () => {
     const events = await referenceId(t, 'crm', 'interest', `r.name = 'Events'`);
     const id = await post(crm, '/crm/organization', { name: 'Interested BV', interests: [{ id: events }] });

@@ -47,6 +47,21 @@ const debtorKeys = {
     `COALESCE((${t}.debtor_settings->>'autosend_subscription_invoice')::boolean, false)`,
 };
 
+/** what the keys above give an organization whose settings were never written */
+const unsetDebtor = (autocollect: boolean): z.infer<typeof debtorSchema> => ({
+  provisionMethod: null,
+  provisionContactpersonId: null,
+  sendEmailEmail: null,
+  cc: [],
+  attentionTo: null,
+  attentionToPersonId: null,
+  attentionToFixed: null,
+  autocollect,
+  reminders: true,
+  sendEmailType: null,
+  autosendSubscriptionInvoice: false,
+});
+
 /** An organization of the CRM: a customer, supplier or prospect company. */
 export const organization = defineEntity({
   type: 'organization',
@@ -105,7 +120,12 @@ export const organization = defineEntity({
     sendInvoiceEmailToProjectContact: f.boolean(),
     sendInvoiceEmailToFixedEmail: f.boolean(),
     sendInvoiceEmailToCc: f.boolean(),
-    debtor: f.computedObject(debtorSchema, debtorKeys),
+    debtor: f.computedObject(debtorSchema, debtorKeys, {
+      presets: [true, false].map((autocollect) => ({
+        when: (t: string) => `${t}.debtor_settings IS NULL AND ${autocollect ? '' : 'NOT '}${t}.allow_autocollect`,
+        value: unsetDebtor(autocollect),
+      })),
+    }),
     /** the address that files mail into this record's timeline (shared/relation-shapes.ts) */
     timelineEmailAddress: f.computed('string', z.string(), timelineEmailAddressSql, { filter: false, sort: false }),
     customFields: f.customFields('organization', customFieldValueSchema),
