@@ -149,6 +149,40 @@ describe('a list page in the database', () => {
   });
 });
 
+describe('a name-prefix search counted in the database', () => {
+  it('the count of a name-prefix search (metadata=count) is read off the index alone, an index-only scan, and counts every match', async () => {
+    const api = await a.environment('prefixcount');
+    const environmentId = await withOrganizations('prefixcount', 'Count');
+    await a.db.query('VACUUM organization');
+    const compiled = compileList(
+      organization.sqlModel,
+      environmentId,
+      {
+        where: { path: 'name', op: 'eq', value: 'count 1*' },
+        orderBy: organization.defaultSort,
+        offset: 0,
+        limit: 100,
+        count: true,
+      },
+      { canRead: () => true },
+    );
+    const plan = (await a.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${compiled.countSql}`, compiled.countParams))
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toMatch(/Index Only Scan using organization_environment_id_lower_name_idx/);
+    // every prefix index holds its column, so that each such count can be answered so
+    const defs = await a.db.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE indexdef LIKE '%text_pattern_ops%' ORDER BY indexname",
+    );
+    expect(defs.length).toBeGreaterThanOrEqual(3);
+    for (const { indexdef } of defs) expect(indexdef).toMatch(/INCLUDE \((name|full_name|family_name)\)/);
+    // Count 1, 10-19, 100-199, 1000-1999
+    const res = await api.v2('GET', '/crm/organization?q[name]=Count%201*&metadata=count&limit=5');
+    expect(res.status, res.text).toBe(200);
+    expect((res.body as { metadata?: { count?: number } }).metadata?.count).toBe(1111);
+  });
+});
+
 describe('one plan for every environment only where no value can change it', () => {
   it("every entity's own order is read off an index that leads with the environment", async () => {
     const indexes = await a.db.query<{ table: string; columns: string[] }>(
