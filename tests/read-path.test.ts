@@ -321,7 +321,7 @@ describe('one plan for every environment only where no value can change it', () 
     }
   });
 
-  it("an unfiltered page in the entity's own order, a change-tracking page (each one statement straight off its index) and the token lookup are prepared; another filtered or sorted page's ids are planned for its values, its rows read by id through a prepared statement", async () => {
+  it("an unfiltered page in the entity's own order, a change-tracking page (each one statement straight off its index) and the token lookup are prepared; another filtered or sorted page's ids are planned for its values (its count, when asked, in the same statement), its rows read by id through a prepared statement", async () => {
     const { log, service } = await wireService();
     const api = await service.environment('planned');
     await post(api, '/crm/organization', { name: 'Planned 1', email: 'planned1@example.com' });
@@ -373,6 +373,21 @@ describe('one plan for every environment only where no value can change it', () 
       expect(rows[0]?.sql, path).toContain('WITH ORDINALITY');
       expect(rows[0]?.prepared, path).not.toBe('');
     }
+    // such a page with its count: the count comes in the statement of the ids (one statement and one
+    // round trip less), the rows by id as before; the count is every match, the page its limit
+    const counted = await statementsOf(api, '/crm/organization?limit=1&q[name]=Planned*&metadata=count');
+    const idsAndCount = counted.filter((x) => x.sql.includes('SELECT count(*)::int AS count FROM "organization" t'));
+    expect(idsAndCount).toHaveLength(1);
+    expect(idsAndCount[0]?.sql).toMatch(
+      /^SELECT \(SELECT count\(\*\)::int AS count FROM "organization" t .*\) AS count, array_to_json\(ARRAY\(SELECT t\."id" AS id FROM "organization" t /s,
+    );
+    expect(idsAndCount[0]?.prepared).toBe('');
+    expect(counted.filter((x) => x.sql.includes('FROM "organization" r'))).toHaveLength(1);
+    const page = await api.v2('GET', '/crm/organization?limit=1&q[name]=Planned*&metadata=count&sort=name');
+    expect(page.status, page.text).toBe(200);
+    expect(page.body).toMatchObject({ data: [{ name: 'Planned 1' }], metadata: { count: 2 } });
+    const none = await api.v2('GET', '/crm/organization?limit=1&q[name]=Nothing*&metadata=count');
+    expect(none.body).toMatchObject({ data: [], metadata: { count: 0 } });
     // the rows come back in the order the ids were planned in
     const names = async (path: string) =>
       ((await api.v2('GET', path)).body as Envelope<{ name: string }[]>).data.map((o) => o.name);

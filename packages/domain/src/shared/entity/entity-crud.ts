@@ -167,6 +167,16 @@ async function compiledPage(ctx: UserContext, entity: AnyEntity, input: ListQuer
     stablePlan,
     firstPageFrom: compiled.firstPageFrom,
   };
+  if (query.count && !stablePlan) {
+    // planned for their values either way: the count comes with the ids, in one statement (its
+    // parameters are the first of the page's)
+    let counted: (count: number) => void = () => {};
+    const total = new Promise<number>((resolve) => {
+      counted = resolve;
+    });
+    page.count = { sql: compiled.countSql, counted };
+    return { page, count: () => total };
+  }
   const count = query.count
     ? () =>
         ctx.sql
