@@ -341,4 +341,39 @@ describe('the catch-up of a move', () => {
       postal_address: { line_1: 'Visit 1' },
     });
   }, 120_000);
+
+  it('a row deleted during the bulk copy, behind the page being copied, makes the copy skip no other row: every organization of the old cluster is on the new one', async () => {
+    const epsilon = await t.environment('epsilon');
+    const epsilonId = await environmentId('epsilon');
+    const from = await clusterOf('epsilon');
+    const to = from === 0 ? 1 : 0;
+    const [source, target] = from === 0 ? [first, second] : [second, first];
+    for (let i = 0; i < 10; i += 1) {
+      const created = await epsilon.v2('POST', '/crm/organization', { name: `Paged ${i}` });
+      expect(created.status, created.text).toBe(200);
+    }
+    const ids = (c: PgClusters) =>
+      q<{ id: string }>(c, 'SELECT id FROM organization WHERE environment_id = $1 ORDER BY id', [epsilonId]).then((rows) =>
+        rows.map((r) => r.id),
+      );
+    let kept: string[] = [];
+    // after the first page of three, the first organization (copied already) is deleted: a copy paged by
+    // offset then started its second page one row too far
+    const afterBulkPage = async (table: string, copied: number) => {
+      if (table !== 'organization' || copied !== 3) return;
+      const [firstId] = await ids(source);
+      const gone = await epsilon.v2('DELETE', `/crm/organization/${firstId}`);
+      expect(gone.status, gone.text).toBe(200);
+      kept = await ids(source);
+    };
+    const report = await moveEnvironment(
+      { prisma: t.service.database.prisma, afterBulkPage },
+      { environment: 'epsilon', cluster: to, batchSize: 3 },
+    );
+    expect(report).toMatchObject({ from, to });
+    expect(kept).toHaveLength(9);
+    expect(await ids(target)).toEqual(kept);
+    const listed = await epsilon.v2('GET', '/crm/organization?limit=100&metadata=count');
+    expect((listed.body as { metadata?: { count?: number } }).metadata?.count).toBe(9);
+  }, 120_000);
 });

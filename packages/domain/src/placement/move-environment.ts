@@ -97,26 +97,42 @@ const list = (names: string[]) => names.map(tableIdent).join(', ');
  */
 type CatchUpFrom = string;
 
-/** One page of a table's rows of the environment, as JSON text (every type round-trips through its text form). */
+/**
+ * One page of a table's rows of the environment, as JSON text (every type round-trips through its text
+ * form), in key order after the key `after` (JSON of the last page's last key; null: from the start).
+ * Pages follow the key, not an offset: a row deleted meanwhile before the offset shifted every later row
+ * one place back, and the bulk copy, which runs while the environment is written, skipped one row that
+ * nothing wrote again, so the catch-up never brought it.
+ */
 async function readPage(
   source: PrismaClient,
   table: MovedTable,
   environmentId: string,
-  offset: number,
+  after: string | null,
   limit: number,
   since: CatchUpFrom | null,
-): Promise<{ json: string; n: number }> {
-  const filter = since ? 'AND age(xmin) <= age($4::text::xid)' : '';
-  const [row] = await source.$queryRawUnsafe<{ json: string; n: number }[]>(
-    `SELECT coalesce(json_agg(t), '[]')::text AS json, count(*)::int AS n FROM (
+): Promise<{ json: string; n: number; last: string | null }> {
+  const keys = list(table.key);
+  const params: unknown[] = [environmentId, limit];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const from = after
+    ? `AND (${keys}) > (SELECT ${keys} FROM json_populate_record(NULL::${tableIdent(table.name)}, ${param(after)}::json))`
+    : '';
+  const filter = since ? `AND age(xmin) <= age(${param(since)}::text::xid)` : '';
+  const lastFirst = table.key.map((c) => `${tableIdent(c)} DESC`).join(', ');
+  const [row] = await source.$queryRawUnsafe<{ json: string; n: number; last: string | null }[]>(
+    `WITH page AS (
        SELECT ${list(table.columns)} FROM ${tableIdent(table.name)}
-        WHERE environment_id = $1 ${filter} ORDER BY ${list(table.key)} OFFSET $2 LIMIT $3) t`,
-    environmentId,
-    offset,
-    limit,
-    ...(since ? [since] : []),
+        WHERE environment_id = $1 ${from} ${filter} ORDER BY ${keys} LIMIT $2)
+     SELECT coalesce(json_agg(page), '[]')::text AS json, count(*)::int AS n,
+            (SELECT row_to_json(k)::text FROM (SELECT ${keys} FROM page ORDER BY ${lastFirst} LIMIT 1) k) AS last
+       FROM page`,
+    ...params,
   );
-  return row ?? { json: '[]', n: 0 };
+  return row ?? { json: '[]', n: 0, last: null };
 }
 
 /** Upserts rows on the target, its foreign-key and other triggers off for the copy (session_replication_role). */
@@ -147,24 +163,46 @@ async function copyTable(
   environmentId: string,
   batchSize: number,
   since: CatchUpFrom | null,
+  afterPage?: (table: string, copied: number) => Promise<void>,
 ): Promise<number> {
   let copied = 0;
+  let after: string | null = null;
   for (;;) {
-    const page = await readPage(source, table, environmentId, copied, batchSize, since);
+    const page = await readPage(source, table, environmentId, after, batchSize, since);
     if (page.n === 0) return copied;
     await writeRows(target, table, page.json);
     copied += page.n;
+    after = page.last;
+    await afterPage?.(table.name, copied);
     if (page.n < batchSize) return copied;
   }
 }
 
+/** Deletes the target's rows of the environment whose key the source no longer has. */
+async function deleteGone(source: PrismaClient, target: PrismaClient, table: MovedTable, environmentId: string): Promise<number> {
+  const [keys] = await source.$queryRawUnsafe<{ json: string }[]>(
+    `SELECT coalesce(json_agg(t), '[]')::text AS json FROM (SELECT ${list(table.key)} FROM ${tableIdent(table.name)} WHERE environment_id = $1) t`,
+    environmentId,
+  );
+  return target.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
+    return tx.$executeRawUnsafe(
+      `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1 AND (${list(table.key)}) NOT IN
+         (SELECT ${list(table.key)} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, $2::json))`,
+      environmentId,
+      keys?.json ?? '[]',
+    );
+  });
+}
+
 /**
- * Makes room on the target for the catch-up of a table: deletes the environment's rows the source no
- * longer has (deleted meanwhile), and the old versions of the rows written since the bulk began (they are
- * inserted again from the source). What is left on the target is then the source's unchanged rows, so the
- * changed rows go in without meeting a stale row on any unique key: a row deleted and made again with
- * the same unique value, or two rows that swapped one, would otherwise be refused (23505) by the upsert,
- * whose ON CONFLICT covers the primary key only. Returns how many rows were deleted for good.
+ * Makes room on the target for the catch-up of a table: deletes the old versions of the rows written
+ * since the bulk began (they are copied again), then the rows the source deleted meanwhile. What is
+ * left is the source's unchanged rows, so the changed rows go in without meeting a stale row on any
+ * unique key: a row deleted and made again with the same unique value, or two rows that swapped one,
+ * were refused (23505) by the upsert, whose ON CONFLICT covers the primary key only. Only the changed
+ * rows' keys travel; every key is compared only when the count says rows were deleted (an unchanged
+ * row was on the source before the bulk began, so the bulk copied it). Returns the rows deleted for good.
  */
 async function clearForCatchUp(
   source: PrismaClient,
@@ -174,36 +212,33 @@ async function clearForCatchUp(
   since: CatchUpFrom,
 ): Promise<number> {
   const keys = list(table.key);
-  const [row] = await source.$queryRawUnsafe<{ kept: string; changed: string }[]>(
+  const changedRow = `age(xmin) <= age($2::text::xid)`;
+  const [row] = await source.$queryRawUnsafe<{ changed: string; unchanged: number }[]>(
     `SELECT coalesce(json_agg(json_build_object(${table.key.map((k) => `'${k}', ${tableIdent(k)}`).join(', ')}))
-                      FILTER (WHERE age(xmin) > age($2::text::xid)), '[]')::text AS kept,
-            coalesce(json_agg(json_build_object(${table.key.map((k) => `'${k}', ${tableIdent(k)}`).join(', ')}))
-                      FILTER (WHERE age(xmin) <= age($2::text::xid)), '[]')::text AS changed
+                      FILTER (WHERE ${changedRow}), '[]')::text AS changed,
+            (count(*) FILTER (WHERE NOT ${changedRow}))::int AS unchanged
        FROM ${tableIdent(table.name)} WHERE environment_id = $1`,
     environmentId,
     since,
   );
-  const recordset = (param: string) =>
-    `(SELECT ${keys} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, ${param}::json))`;
-  return target.$transaction(
+  const left = await target.$transaction(
     async (tx) => {
       await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
-      const gone = await tx.$executeRawUnsafe(
-        `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1
-            AND (${keys}) NOT IN ${recordset('$2')} AND (${keys}) NOT IN ${recordset('$3')}`,
-        environmentId,
-        row?.kept ?? '[]',
-        row?.changed ?? '[]',
-      );
       await tx.$executeRawUnsafe(
-        `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1 AND (${keys}) IN ${recordset('$2')}`,
+        `DELETE FROM ${tableIdent(table.name)} WHERE environment_id = $1
+            AND (${keys}) IN (SELECT ${keys} FROM json_populate_recordset(NULL::${tableIdent(table.name)}, $2::json))`,
         environmentId,
         row?.changed ?? '[]',
       );
-      return gone;
+      const [n] = await tx.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM ${tableIdent(table.name)} WHERE environment_id = $1`,
+        environmentId,
+      );
+      return n?.n ?? 0;
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
+  return left > (row?.unchanged ?? 0) ? deleteGone(source, target, table, environmentId) : 0;
 }
 
 /** The environment's row count of every table, in one statement. */
@@ -279,6 +314,8 @@ export async function moveEnvironment(
     log?: (line: string) => void;
     /** awaited between the bulk copy and the freeze (the environment still in service): tests write there */
     afterBulkCopy?: () => Promise<void>;
+    /** awaited after each page of the bulk copy (the table, its rows copied so far): tests write there too */
+    afterBulkPage?: (table: string, copied: number) => Promise<void>;
   },
   input: z.input<typeof moveEnvironmentInput>,
 ): Promise<MoveReport> {
@@ -319,7 +356,7 @@ export async function moveEnvironment(
   if (!mark) throw new Error('the old cluster did not tell its oldest running transaction');
   const since: CatchUpFrom = mark.since;
   let rows = 0;
-  for (const table of tables) rows += await copyTable(source, target.prisma, table, env.id, batchSize, null);
+  for (const table of tables) rows += await copyTable(source, target.prisma, table, env.id, batchSize, null, ctx.afterBulkPage);
   log(`copied ${rows} rows of ${environment} to cluster ${to} while it kept serving`);
   await ctx.afterBulkCopy?.();
 
