@@ -261,12 +261,17 @@ describe('the freeze race of a move', () => {
 });
 
 describe('the catch-up of a move', () => {
-  it('a row deleted and made again with the same unique value during the bulk copy, and two rows that swapped a unique value, are caught up (no unique conflict), every row as on the old cluster', async () => {
-    const delta = await t.environment('delta');
-    const deltaId = await environmentId('delta');
-    const from = await clusterOf('delta');
-    const to = from === 0 ? 1 : 0;
+  /** a new environment, the cluster it is on (the source) and the other (the target of its move) */
+  async function movable(name: string) {
+    const api = await t.environment(name);
+    const id = await environmentId(name);
+    const from = await clusterOf(name);
     const [source, target] = from === 0 ? [first, second] : [second, first];
+    return { api, id, from, to: from === 0 ? 1 : 0, source, target };
+  }
+
+  it('a row deleted and made again with the same unique value during the bulk copy, and two rows that swapped a unique value, are caught up (no unique conflict), every row as on the old cluster', async () => {
+    const { api: delta, id: deltaId, from, to, source, target } = await movable('delta');
     const created = await delta.v2('POST', '/crm/organization', {
       name: 'Readdressed',
       visiting_address: { line_1: 'Old street 1', locality: 'Utrecht', country_code: 'NL' },
@@ -343,11 +348,7 @@ describe('the catch-up of a move', () => {
   }, 120_000);
 
   it('a row deleted during the bulk copy, behind the page being copied, makes the copy skip no other row: every organization of the old cluster is on the new one', async () => {
-    const epsilon = await t.environment('epsilon');
-    const epsilonId = await environmentId('epsilon');
-    const from = await clusterOf('epsilon');
-    const to = from === 0 ? 1 : 0;
-    const [source, target] = from === 0 ? [first, second] : [second, first];
+    const { api: epsilon, id: epsilonId, from, to, source, target } = await movable('epsilon');
     for (let i = 0; i < 10; i += 1) {
       const created = await epsilon.v2('POST', '/crm/organization', { name: `Paged ${i}` });
       expect(created.status, created.text).toBe(200);

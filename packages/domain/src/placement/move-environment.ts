@@ -238,7 +238,10 @@ async function clearForCatchUp(
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
-  return left > (row?.unchanged ?? 0) ? deleteGone(source, target, table, environmentId) : 0;
+  const unchanged = row?.unchanged ?? 0;
+  // fewer would be rows the bulk did not copy: the move stops (and rolls back) rather than lose them
+  if (left < unchanged) throw new Error(`${table.name}: ${unchanged - left} unchanged rows are missing on the new cluster`);
+  return left > unchanged ? deleteGone(source, target, table, environmentId) : 0;
 }
 
 /** The environment's row count of every table, in one statement. */
