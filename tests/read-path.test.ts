@@ -1,5 +1,6 @@
 import { type Condition, compileList, LITERAL_LIMIT_UP_TO, tenantSql } from '@bo/db';
 import { declaredEntities } from '@bo/domain';
+import type { AnyField } from '@bo/domain/shared/entity/fields';
 import { organization } from '@bo/domain/crm/organization/organization.entity';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -234,7 +235,7 @@ describe('one plan for every environment only where no value can change it', () 
     const unserved: string[] = [];
     let checked = 0;
     for (const entity of declaredEntities()) {
-      for (const [name, field] of Object.entries(entity.fields)) {
+      for (const [name, field] of Object.entries(entity.fields as Record<string, AnyField>)) {
         if (field.kind !== 'many' && field.kind !== 'one') continue;
         const table = field.kind === 'many' && field.through ? field.through.table : field.target().table;
         const leading = ['environment_id', field.remote].sort().join(',');

@@ -320,8 +320,10 @@ class ProjectionSql {
     } else {
       from = `${table} ${ra} WHERE ${ra}.${ident(field.remote)} = ${alias}.id AND ${tenant}${extra}`;
     }
-    // string_agg of compact texts: json_agg writes a newline and a space between elements
-    return `COALESCE((SELECT ('[' || string_agg(${this.object(target, keys, ra)}::text, ',' ORDER BY ${order}) || ']')::json FROM ${from}), '[]'::json)`;
+    // string_agg of compact texts: json_agg writes a newline and a space between elements. An ordered
+    // aggregate sets up its sort for every row, rows or none: most rows of a page have none (no
+    // interests, no contacts), and a probe that stops at the first row costs them less than that set-up
+    return `CASE WHEN EXISTS (SELECT 1 FROM ${from}) THEN (SELECT ('[' || string_agg(${this.object(target, keys, ra)}::text, ',' ORDER BY ${order}) || ']')::json FROM ${from}) ELSE '[]'::json END`;
   }
 }
 
