@@ -87,6 +87,55 @@ describe('the week’s submission against bookings in the week', () => {
   });
 });
 
+describe('a week is taken before its hours: an edit and a submission never deadlock', () => {
+  it('an edit waiting for the week its hours are in is refused as locked once the week is submitted, and the submission is never a deadlock victim', async () => {
+    const b = await bookable(acme, 'Lock order');
+    const monday = '2026-04-13';
+    const hour = await v2Post(acme, '/hours/hours', hoursBody(b, { start_date: monday }));
+    const [owner] = await t.db.query<{ env: string }>('SELECT environment_id AS env FROM hour_registration WHERE id = $1', [
+      hour,
+    ]);
+    // the submission's first steps, held open: the week's lock (as lockWeek takes it)…
+    const submission = new pg.Client({ connectionString: t.db.url });
+    await submission.connect();
+    try {
+      await submission.query('BEGIN');
+      await submission.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':week:' || $2 || ':' || $3, 0))`, [
+        owner?.env,
+        b.employee,
+        monday,
+      ]);
+      const edit = acme.v2('PUT', `/hours/hours/${hour}`, { duration_in_minutes: 45 });
+      // …until the edit waits for that week
+      const waiting = async () =>
+        Number(
+          (
+            await t.db.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            )
+          )[0]?.n,
+        );
+      for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await waiting()).toBe(1);
+      // …then the week's hours move with it: the edit holds no lock on them (a deadlock would abort one side)
+      await submission.query(`UPDATE hour_registration SET approval_status = 'submitted' WHERE id = $1`, [hour]);
+      await submission.query('COMMIT');
+      const res = await edit;
+      expect(res.status, res.text).toBe(400);
+      expect(res.text).toContain('[hours_locked]');
+    } finally {
+      await submission.end();
+    }
+    const [row] = await t.db.query<{ minutes: number; status: string }>(
+      'SELECT duration_minutes AS minutes, approval_status AS status FROM hour_registration WHERE id = $1',
+      [hour],
+    );
+    expect(row?.status).toBe('submitted');
+    expect(row?.minutes).not.toBe(45);
+  });
+});
+
 describe('a project’s closing against bookings on its services', () => {
   it('hours booked at the moment the project is closed are either written before the closing or refused: none after it', async () => {
     const ref = await referenceData(acme);

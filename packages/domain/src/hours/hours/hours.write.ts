@@ -274,7 +274,45 @@ async function lockedHours(w: SqlWriteContext, id: string): Promise<{ row: Locke
   return { row, reason: null };
 }
 
+/**
+ * The weeks an edit of the hours touches, taken before the row: the week they are in and the week the
+ * edit moves them to. A week's transition takes its week and then its hours' rows; an edit that took
+ * the row and then the week deadlocked with a submission of that week (and was refused as a
+ * collision, not as locked). The weeks in one order, so two edits moving hours between the same two
+ * weeks cannot wait in a ring. Another edit may move the hours between the first read and the row's
+ * lock: then the weeks are taken anew. Ends holding the row.
+ */
+async function lockWeeksOfHours(
+  w: SqlWriteContext,
+  id: string,
+  to: { employeeId?: string | undefined; startDate?: string | undefined },
+): Promise<void> {
+  const sql = (lock: string) =>
+    `SELECT employee_id AS "employeeId", to_char(start_date, 'YYYY-MM-DD') AS "startDate"
+       FROM hour_registration WHERE environment_id = $1 AND id = $2 ${lock}`;
+  let [seen] = await w.sql.read<{ employeeId: string; startDate: string }>(sql(''), [id]);
+  while (seen) {
+    const target = to.startDate === undefined ? null : parseDateTime(to.startDate);
+    const weeks = new Map<string, { employeeId: string; weekStart: Date }>();
+    for (const [employeeId, date] of [
+      [seen.employeeId, new Date(`${seen.startDate}T00:00:00.000Z`)],
+      [to.employeeId ?? seen.employeeId, target ?? new Date(`${seen.startDate}T00:00:00.000Z`)],
+    ] as const) {
+      const weekStart = weekStartOf(date);
+      weeks.set(`${employeeId}:${day(weekStart)}`, { employeeId, weekStart });
+    }
+    for (const key of [...weeks.keys()].sort()) {
+      const week = weeks.get(key);
+      if (week) await lockWeek(w, week.employeeId, week.weekStart);
+    }
+    const [now] = await w.sql.read<{ employeeId: string; startDate: string }>(sql('FOR UPDATE'), [id]);
+    if (!now || (now.employeeId === seen.employeeId && now.startDate === seen.startDate)) return;
+    seen = now;
+  }
+}
+
 export const updateHours: EntityUpdate<UpdateHoursInput> = {
+  lockFirst: lockWeeksOfHours,
   async run(w, id, input) {
     const { row: current, reason } = await lockedHours(w, id);
     if (reason) throw new BookingRefused('hours_locked', `The hours are ${reason}; they can no longer be changed.`);

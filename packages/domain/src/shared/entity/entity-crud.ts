@@ -1,4 +1,5 @@
 import { type CompiledList, compileList, inTransaction, type ListQuery, ListQueryError, type TenantReader } from '@bo/db';
+import type { RenderReservation } from '../../rendering/render-pool.js';
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError, sqlStateOf } from '../errors.js';
 import { EventJson, recordEvent, recordEventOfRow } from '../events.js';
@@ -27,6 +28,12 @@ export interface SqlWriteContext {
    * with the COMMIT, so nothing should be read back in it that PostgreSQL can make itself
    */
   ownTransaction: boolean;
+  /**
+   * A render process taken before the transaction began (RenderPool.reserve), for the one render the
+   * write may do: the wait for a process is not spent holding the write's locks, and a write holding
+   * them never waits for a process that writers waiting on those locks hold.
+   */
+  render?: RenderReservation | undefined;
 }
 
 /**
@@ -39,10 +46,20 @@ export type EntityWrite<Run> = { run: Run };
 export type EntityCreate<C> = {
   /** references beyond the entity's own ref fields (nested ids), checked with them before the write */
   references?: (input: C) => ReferenceCheck[];
+  /** a render process the write may need, taken before its transaction (see SqlWriteContext.render) */
+  reserveRender?: (ctx: UserContext, input: C) => Promise<RenderReservation | undefined>;
 } & EntityWrite<(w: SqlWriteContext, input: C) => Promise<string>>;
 
 export type EntityUpdate<U> = {
   references?: (input: U) => ReferenceCheck[];
+  /** a render process the write may need, taken before its transaction (see SqlWriteContext.render) */
+  reserveRender?: (ctx: UserContext, input: U) => Promise<RenderReservation | undefined>;
+  /**
+   * Locks that govern the row, taken before the row's own: in the order every other writer of them
+   * takes them (hours: their week, which a week's submission takes and then its hours), so the two
+   * never wait for each other in a ring (a deadlock, refused as a collision).
+   */
+  lockFirst?: (w: SqlWriteContext, id: string, input: U) => Promise<void>;
 } & EntityWrite<(w: SqlWriteContext, id: string, input: U) => Promise<void>>;
 
 /** deletion; when absent, the row is deleted by id and its dependants follow by cascade */
@@ -332,18 +349,32 @@ async function inPrismaTransaction<T>(
  * its statements go with the COMMIT), or in Prisma's where the database offers no transaction of
  * our own (the pool is not known).
  */
+/** Runs a write with the render process it reserved (if any), given back when it ends (a no-op once used). */
+export async function withReservedRender<T>(
+  reserving: Promise<RenderReservation | undefined> | undefined,
+  write: (render: RenderReservation | undefined) => Promise<T>,
+): Promise<T> {
+  const render = await reserving;
+  try {
+    return await write(render);
+  } finally {
+    render?.release();
+  }
+}
+
 export async function inSqlWrite<T>(
   ctx: UserContext,
   body: (w: SqlWriteContext) => Promise<T>,
   definitions?: ReadonlyMap<string, CustomFieldRow[]>,
+  render?: RenderReservation,
 ): Promise<T> {
-  if (!ctx.sql.transaction) return inPrismaTransaction(ctx, body, definitions);
+  if (!ctx.sql.transaction) return inPrismaTransaction(ctx, (w) => body({ ...w, render }), definitions);
   const now = ctx.clock.now();
   return ctx.sql.transaction(async (raw) => {
     const declared = withDeclaredColumns(raw);
     const sql = ctx.precondition ? withPrecondition(declared, ctx.precondition) : declared;
     readDefinitionsOnce(sql, definitions);
-    const out = await body({ ctx, sql, now, ownTransaction: true });
+    const out = await body({ ctx, sql, now, ownTransaction: true, render });
     assertPreconditionChecked(ctx.precondition);
     return out;
   });
@@ -421,7 +452,9 @@ export async function createEntityRow<C>(
       const row = await recordChange(w, entity, id, 'created', answer);
       return { id, row };
     };
-  return inSqlWrite(ctx, write(create.run), definitions);
+  return withReservedRender(create.reserveRender?.(ctx, input), (render) =>
+    inSqlWrite(ctx, write(create.run), definitions, render),
+  );
 }
 
 export async function updateEntity<U>(
@@ -449,6 +482,7 @@ export async function updateEntityRow<U>(
   const write =
     (run: (w: SqlWriteContext, id: string, input: U) => Promise<void>) =>
     async (w: SqlWriteContext): Promise<Written> => {
+      if (update.lockFirst) await update.lockFirst(w, id, input);
       if (!(await w.sql.lockForUpdate(entity.table, id))) throw new NotFoundError(entity.type, id);
       await assertEntityReferences(w.sql, entity, input, update.references?.(input) ?? []);
       await run(w, id, input);
@@ -456,7 +490,9 @@ export async function updateEntityRow<U>(
       const row = await recordChange(w, entity, id, 'updated', answer);
       return { id, row };
     };
-  return inSqlWrite(ctx, write(update.run), definitions);
+  return withReservedRender(update.reserveRender?.(ctx, input), (render) =>
+    inSqlWrite(ctx, write(update.run), definitions, render),
+  );
 }
 
 /**
