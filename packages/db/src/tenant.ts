@@ -276,11 +276,29 @@ async function sqlTransaction<T>(
   const pipelined = !pool.embedded;
   // as Prisma's transaction would: past its time the write is rolled back, whatever it still sends
   let expired = false;
-  const timer = setTimeout(() => {
+  const expire = () => {
     expired = true;
-  }, timeoutMs);
+  };
+  let deadline = Date.now() + timeoutMs;
+  let timer = setTimeout(expire, timeoutMs);
   timer.unref();
   const channel = new StatementChannel({ client, pool, isOpen: () => !expired, pipelined });
+  // bounded work outside the database lengthens the time limit by its bound (see TenantReader.besideDatabase)
+  const besideDatabase = async <T>(boundMs: number, work: () => Promise<T>): Promise<T> => {
+    if (expired) throw sqlError('57014', 'canceling statement due to statement timeout');
+    clearTimeout(timer);
+    deadline += boundMs;
+    timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
+    timer.unref();
+    // the server's own limit on a transaction left idle (0 where there is none), queued: no round trip
+    await channel.queue(
+      `SELECT set_config('idle_in_transaction_session_timeout',
+                         (SELECT CASE WHEN setting::bigint = 0 THEN '0' ELSE (setting::bigint + $1)::text END
+                            FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'), true)`,
+      [boundMs],
+    );
+    return work();
+  };
   let broken: unknown;
   setPipelined(client, pipelined);
   try {
@@ -288,7 +306,7 @@ async function sqlTransaction<T>(
     // several clusters: the environment's write fence first (a move waits for it, or it is refused)
     if (pool.fenced) await channel.queue(WRITE_FENCE.transaction, [environmentId], { stablePlan: true });
     if (carried) await channel.queue(carried.text, carried.values, { stablePlan: true });
-    const result = await write(transactionReader(NO_RAW_TRANSACTION, environmentId, channel));
+    const result = await write({ ...transactionReader(NO_RAW_TRANSACTION, environmentId, channel), besideDatabase });
     const committed = await channel.send('COMMIT');
     // COMMIT of an aborted transaction answers ROLLBACK, without an error
     if (committed.command !== 'COMMIT') throw channel.queuedFailure ?? sqlError('40001', 'the transaction was rolled back');
@@ -347,6 +365,13 @@ export interface TenantReader extends TenantSql {
    * next statement waited for, or the commit. Elsewhere it runs and is waited for as any.
    */
   queue(sql: string, params?: readonly unknown[], options?: ReadOptions): Promise<void>;
+  /**
+   * Work outside the database that the transaction waits for (an invoice's PDF rendered in a render
+   * process, itself bounded): while it runs, the transaction's time limit and the server's
+   * idle-in-transaction limit are lengthened by up to `boundMs`, its own bound. Absent where the
+   * transaction has no limit of ours (Prisma's).
+   */
+  besideDatabase?<T>(boundMs: number, work: () => Promise<T>): Promise<T>;
 }
 
 export function tableIdent(name: string): string {

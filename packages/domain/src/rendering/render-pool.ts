@@ -41,6 +41,12 @@ const PASSED_ENV = ['NODE_ENV', 'TMPDIR', 'TZ', 'LANG', 'HOME'];
 /** a job, or how to make it when a render process is free (its bytes are read then, not while it waits) */
 export type RenderJobSource = RenderJob | (() => Promise<RenderJob>);
 
+/** A render process held for one job (RenderPool.reserve): `run` gives it the job, `release` gives it back unused. */
+export interface RenderReservation {
+  run(job: RenderJob): Promise<RenderResult>;
+  release(): void;
+}
+
 interface Task {
   job: RenderJobSource;
   resolve: (result: RenderResult) => void;
@@ -102,6 +108,49 @@ export class RenderPool {
       this.queue.push(environment, task, opts.first);
       this.pump();
     });
+  }
+
+  /**
+   * Takes a render process, started and ready, for a job given later: the wait for a free process and
+   * its start are over before the caller begins what the job waits for (a send's transaction, which
+   * holds its invoice and its environment's numbering meanwhile). Answers a failure as `run` would when
+   * no process could be had. The reservation must be used or released: a process held unused is given
+   * back after `timeoutMs`.
+   */
+  async reserve(environment: string, opts: { first?: boolean } = {}): Promise<RenderReservation | RenderResult> {
+    let supply: (job: RenderJob) => void = () => {};
+    let withdraw: (reason: Error) => void = () => {};
+    const job = new Promise<RenderJob>((resolve, reject) => {
+      supply = resolve;
+      withdraw = reject;
+    });
+    let taken: () => void = () => {};
+    const held = new Promise<null>((resolve) => {
+      taken = () => resolve(null);
+    });
+    const result = this.run(
+      environment,
+      () => {
+        taken();
+        return job;
+      },
+      opts,
+    );
+    const early = await Promise.race([held, result]);
+    if (early) return early;
+    const unused = setTimeout(() => withdraw(new Error('the render process was reserved and not used')), this.limits.timeoutMs);
+    unused.unref();
+    return {
+      run(given) {
+        clearTimeout(unused);
+        supply(given);
+        return result;
+      },
+      release() {
+        clearTimeout(unused);
+        withdraw(new Error('the render process was reserved and not needed'));
+      },
+    };
   }
 
   /** the process ids of the render processes (their memory is the service's too) */

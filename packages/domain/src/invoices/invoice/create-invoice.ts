@@ -1,7 +1,7 @@
 import type { EntityCreate } from '../../shared/entity/index.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { CreateInvoiceInput } from './invoice.schema.js';
-import { requireStorage, sendWithin } from './invoice-commands.js';
+import { requireStorage, reserveRenderToSend, sendWithin } from './invoice-commands.js';
 import {
   defaultPaymentTerm,
   dueDateOf,
@@ -15,6 +15,7 @@ import {
 
 /** POST invoices/invoice: a draft invoice with its lines (the totals are computed from them); sent at once when its status_id asks. */
 export const createInvoice: EntityCreate<CreateInvoiceInput> = {
+  reserveRender: reserveRenderToSend,
   references: invoiceReferences,
   // the row, its lines and its event through the transaction's reader, in a transaction of our own
   async run(w, input) {

@@ -1,8 +1,10 @@
 import type { TenantReader } from '@bo/db';
-import { getEntity, inSqlWrite, recordChange, type SqlWriteContext } from '../../shared/entity/index.js';
+import { getEntity, inSqlWrite, recordChange, type SqlWriteContext, withReservedRender } from '../../shared/entity/index.js';
 import { BusinessRuleError, UnavailableError } from '../../shared/errors.js';
 import { newEntityId } from '../../shared/ids.js';
 import type { FileStorage } from '../../shared/storage.js';
+import { reserveInvoiceRender } from '../../rendering/bounded.js';
+import type { RenderReservation } from '../../rendering/render-pool.js';
 import type { UserContext } from '../../trpc.js';
 import { storeInvoicePdf } from '../pdf/store-invoice-pdf.js';
 import { type Invoice, invoice } from './invoice.entity.js';
@@ -17,15 +19,28 @@ export function requireStorage(ctx: UserContext): FileStorage {
   return storage;
 }
 
-/** Runs a sending transaction; when it fails, the PDF bytes it wrote are removed (no document row names them). */
-async function cleaningUp<T>(storage: FileStorage, written: string[], body: () => Promise<T>): Promise<T> {
+/**
+ * Runs a sending transaction with a render process taken before it begins (the wait for one, and its
+ * start, are not spent holding the invoice and the environment's numbering); when it fails, the PDF
+ * bytes it wrote are removed (no document row names them).
+ */
+async function sending<T>(
+  ctx: UserContext,
+  storage: FileStorage,
+  body: (written: string[], reserved: RenderReservation | undefined) => Promise<T>,
+): Promise<T> {
+  const written: string[] = [];
   try {
-    return await body();
+    return await withReservedRender(reserveInvoiceRender(ctx), (reserved) => body(written, reserved));
   } catch (err) {
     await Promise.all(written.map((key) => storage.remove(key).catch(() => {})));
     throw err;
   }
 }
+
+/** A write that may send the invoice (its status set to a sent one) takes a render process before its transaction. */
+export const reserveRenderToSend = (ctx: UserContext, input: { statusId?: string | null | undefined }) =>
+  input.statusId ? reserveInvoiceRender(ctx) : Promise.resolve(undefined);
 
 /**
  * An invoice leaves draft: it gets the next number of the environment, its invoice
@@ -100,12 +115,16 @@ export async function sendWithin(
 /** invoice.send: a draft with lines and a debtor is numbered, dated, rendered and sent (no mail leaves). */
 export async function sendInvoice(ctx: UserContext, input: { id: string; invoiceDate?: Date | undefined }): Promise<Invoice> {
   const storage = requireStorage(ctx);
-  const written: string[] = [];
-  await cleaningUp(storage, written, () =>
-    inSqlWrite(ctx, async (w) => {
-      await sendWithin(w, storage, input.id, input.invoiceDate, written);
-      await recordChange(w, invoice, input.id, 'updated', false);
-    }),
+  await sending(ctx, storage, (written, reserved) =>
+    inSqlWrite(
+      ctx,
+      async (w) => {
+        await sendWithin(w, storage, input.id, input.invoiceDate, written);
+        await recordChange(w, invoice, input.id, 'updated', false);
+      },
+      undefined,
+      reserved,
+    ),
   );
   return getEntity(ctx, invoice, input.id);
 }
@@ -131,60 +150,65 @@ export async function creditInvoice(
   input: { id: string; invoiceDate?: Date | undefined; reason?: string | null | undefined },
 ): Promise<Invoice> {
   const storage = requireStorage(ctx);
-  const written: string[] = [];
-  const creditId = await cleaningUp(storage, written, () =>
-    inSqlWrite(ctx, async (w) => {
-      const row = await lockedInvoice(w, input.id);
-      if (row.kind === 'credit') throw new BusinessRuleError(`invoice ${row.id} is a credit invoice; it cannot be credited`);
-      if (row.status === 'draft') throw new BusinessRuleError(`invoice ${row.id} is a draft: delete it instead of crediting it`);
-      if (row.status === 'credited') throw new BusinessRuleError(`invoice ${row.id} has been credited already`);
-      // the quantities negated by PostgreSQL's numeric, exactly
-      const lines = await w.sql.read<CreditedLine>(
-        `SELECT description, (-quantity)::text AS quantity, price::text AS price, vat_class_id AS "vatClassId",
+  const creditId = await sending(ctx, storage, (written, reserved) =>
+    inSqlWrite(
+      ctx,
+      async (w) => {
+        const row = await lockedInvoice(w, input.id);
+        if (row.kind === 'credit') throw new BusinessRuleError(`invoice ${row.id} is a credit invoice; it cannot be credited`);
+        if (row.status === 'draft')
+          throw new BusinessRuleError(`invoice ${row.id} is a draft: delete it instead of crediting it`);
+        if (row.status === 'credited') throw new BusinessRuleError(`invoice ${row.id} has been credited already`);
+        // the quantities negated by PostgreSQL's numeric, exactly
+        const lines = await w.sql.read<CreditedLine>(
+          `SELECT description, (-quantity)::text AS quantity, price::text AS price, vat_class_id AS "vatClassId",
                 revenue_group_id AS "revenueGroupId", project_service_id AS "projectServiceId", project_id AS "projectId",
                 to_char(line_date, 'YYYY-MM-DD') AS "lineDate"
            FROM invoice_line WHERE environment_id = $1 AND invoice_id = $2 ORDER BY position ASC`,
-        [row.id],
-      );
-      const id = newEntityId('invoice');
-      await w.sql.insert('invoice', {
-        id,
-        kind: 'credit',
-        status: 'draft',
-        organization_id: row.organizationId,
-        person_id: row.personId,
-        project_id: row.projectId,
-        my_organization_profile_id: row.myOrganizationProfileId,
-        credited_invoice_id: row.id,
-        subject: row.subject ? `Credit: ${row.subject}` : `Credit of invoice ${row.invoiceNumber}`,
-        reference: row.invoiceNumber,
-        comments: input.reason ?? null,
-        total_amount: 0,
-        updated_at: w.now,
-      });
-      // the credit lines carry no source: what the original billed stays billed once
-      await writeLines(
-        w,
-        id,
-        lines.map((l) => ({
-          description: l.description,
-          quantity: l.quantity,
-          price: l.price,
-          vatClassId: l.vatClassId,
-          revenueGroupId: l.revenueGroupId,
-          projectServiceId: l.projectServiceId,
-          projectId: l.projectId,
-          lineDate: l.lineDate === null ? null : dateOfDay(l.lineDate),
-        })),
-      );
-      await issue(w, storage, id, input.invoiceDate ?? today(w.now), null, written);
-      // a credit invoice settles itself against the original: nothing is due on it
-      await w.sql.update('invoice', id, { due_date: null, updated_at: w.now });
-      await w.sql.update('invoice', row.id, { status: 'credited', updated_at: w.now });
-      await recordChange(w, invoice, id, 'created', false);
-      await recordChange(w, invoice, row.id, 'updated', false);
-      return id;
-    }),
+          [row.id],
+        );
+        const id = newEntityId('invoice');
+        await w.sql.insert('invoice', {
+          id,
+          kind: 'credit',
+          status: 'draft',
+          organization_id: row.organizationId,
+          person_id: row.personId,
+          project_id: row.projectId,
+          my_organization_profile_id: row.myOrganizationProfileId,
+          credited_invoice_id: row.id,
+          subject: row.subject ? `Credit: ${row.subject}` : `Credit of invoice ${row.invoiceNumber}`,
+          reference: row.invoiceNumber,
+          comments: input.reason ?? null,
+          total_amount: 0,
+          updated_at: w.now,
+        });
+        // the credit lines carry no source: what the original billed stays billed once
+        await writeLines(
+          w,
+          id,
+          lines.map((l) => ({
+            description: l.description,
+            quantity: l.quantity,
+            price: l.price,
+            vatClassId: l.vatClassId,
+            revenueGroupId: l.revenueGroupId,
+            projectServiceId: l.projectServiceId,
+            projectId: l.projectId,
+            lineDate: l.lineDate === null ? null : dateOfDay(l.lineDate),
+          })),
+        );
+        await issue(w, storage, id, input.invoiceDate ?? today(w.now), null, written);
+        // a credit invoice settles itself against the original: nothing is due on it
+        await w.sql.update('invoice', id, { due_date: null, updated_at: w.now });
+        await w.sql.update('invoice', row.id, { status: 'credited', updated_at: w.now });
+        await recordChange(w, invoice, id, 'created', false);
+        await recordChange(w, invoice, row.id, 'updated', false);
+        return id;
+      },
+      undefined,
+      reserved,
+    ),
   );
   return getEntity(ctx, invoice, creditId);
 }

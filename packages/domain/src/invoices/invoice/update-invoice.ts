@@ -1,7 +1,7 @@
 import { columnsOf } from '../../shared/entity/columns.js';
 import type { EntityUpdate, SqlWriteContext } from '../../shared/entity/index.js';
 import type { UpdateInvoiceInput } from './invoice.schema.js';
-import { requireStorage, sendWithin } from './invoice-commands.js';
+import { requireStorage, reserveRenderToSend, sendWithin } from './invoice-commands.js';
 import {
   assertDraft,
   dueDateOf,
@@ -16,6 +16,7 @@ import {
 
 /** PUT invoices/invoice/{id}: only a draft changes (and is sent when its status_id asks); a sent invoice is credited instead. */
 export const updateInvoice: EntityUpdate<UpdateInvoiceInput> = {
+  reserveRender: reserveRenderToSend,
   references: invoiceReferences,
   async run(w, id, input) {
     const row = await lockedInvoice(w, id);

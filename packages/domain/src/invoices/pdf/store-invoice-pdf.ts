@@ -126,7 +126,10 @@ export async function storeInvoicePdf(
     totalIncl: row.totalIncl,
     creditOf: parties.creditOf,
   };
-  const bytes = await renderInvoicePdfBounded(w.ctx, data);
+  // the process reserved for the write's one render, if it took one (used once)
+  const reserved = w.render;
+  w.render = undefined;
+  const bytes = await renderInvoicePdfBounded(w.ctx, w.sql, data, reserved);
   const hex = randomBytes(16).toString('hex');
   const storageKey = `documents/${hex.slice(0, 2)}/${hex}`;
   written.push(storageKey);

@@ -35,6 +35,7 @@ export {
   type EntityUpdate,
   getEntity,
   inSqlWrite,
+  withReservedRender,
   type ListResult,
   listEntity,
   listEntityAs,
