@@ -7,11 +7,17 @@ import { insertOrganizations, serve, startBenchService } from '../support/servic
  * N requests (default 200, one at a time), grouped by their first words, per request.
  *   [CONCURRENCY=10] statements-per-request.ts [path-and-query] [N]
  */
+// `{id}` in the path stands for one organization's id (the first by id)
 const pathAndQuery = process.argv[2] ?? '/api/v2/crm/organization?limit=100';
 const n = Number(process.argv[3] ?? 200);
 const bench = await startBenchService();
 const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, 1_000);
+const { rows: first } = await bench.pool.query<{ id: string }>(
+  'SELECT id FROM organization WHERE environment_id = $1 ORDER BY id LIMIT 1',
+  [env.id],
+);
+const path = pathAndQuery.replace('{id}', encodeURIComponent(first[0]?.id ?? ''));
 const log = await startStatementLog(bench.url);
 const dir = (await import('node:fs')).mkdtempSync('/tmp/bo-spr-');
 const service = await serve(log.url, dir);
@@ -21,7 +27,7 @@ const get = () =>
       {
         host: '127.0.0.1',
         port: service.port,
-        path: pathAndQuery,
+        path,
         headers: { ...env.v2, host: env.host },
         rejectUnauthorized: false,
       },
