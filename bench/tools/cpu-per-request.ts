@@ -22,6 +22,12 @@ const env = await bench.environment('bench');
 await insertOrganizations(bench.pool, env.id, Number(process.env.ROWS ?? 10_000));
 // CUSTOM_FIELD=1: a text custom field with a value on every organization, as crm-collection has
 if (process.env.CUSTOM_FIELD) await withCustomFieldValues(bench, env);
+// `{id}` in the path stands for one organization's id (the first by id)
+const { rows: first } = await bench.pool.query<{ id: string }>(
+  'SELECT id FROM organization WHERE environment_id = $1 ORDER BY id LIMIT 1',
+  [env.id],
+);
+const servicePath = pathAndQuery.replace('{id}', encodeURIComponent(first[0]?.id ?? ''));
 const database = new URL(bench.url).pathname.slice(1);
 const sql = changes
   ? organizationBaselineSql(' AND o.updated_at >= $2', 'o.updated_at DESC, o.id DESC')
@@ -56,7 +62,7 @@ async function measure(label: string, url: string, headers: Record<string, strin
 const ratios: number[] = [];
 for (let round = 0; round < Number(process.env.ROUNDS ?? 1); round += 1) {
   const b = await measure('baseline (pg + node:https)', `https://127.0.0.1:${baselinePort}/`, {});
-  const s = await measure(pathAndQuery, `https://127.0.0.1:${bench.service.port}${pathAndQuery}`, {
+  const s = await measure(pathAndQuery, `https://127.0.0.1:${bench.service.port}${servicePath}`, {
     ...(pathAndQuery.startsWith('/api/v3') ? env.v3 : env.v2),
     host: env.host,
   });

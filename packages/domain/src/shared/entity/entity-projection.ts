@@ -346,12 +346,56 @@ export function isEntityProjection(v: unknown): v is EntityProjection {
 export function checkProjected(projection: EntityProjection, items: readonly string[], everyItem: boolean): void {
   const n = everyItem ? items.length : Math.min(items.length, 1);
   for (let i = 0; i < n; i += 1) {
-    const value = JSON.parse(items[i] as string) as unknown;
-    const keys = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+    const keys = topLevelKeys(items[i] as string) ?? [];
     if (keys.length !== projection.keys.length || keys.some((k, j) => k !== projection.keys[j])) {
       throw new Error(`a projected ${projection.entity.type} has the keys ${keys.join(', ')}, not its projection's`);
     }
   }
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * The keys of a JSON object's top level, in their order (repeated ones as often as they come), read
+ * without building the object: the output check parsed a whole record (1.7 kB, nested) for its keys on
+ * every read by id. null when the text is not an object. For JSON that PostgreSQL made (well-formed).
+ */
+export function topLevelKeys(text: string): string[] | null {
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 32) i += 1;
+  if (text[i] !== '{') return null;
+  const keys: string[] = [];
+  let depth = 0;
+  let expectKey = false;
+  for (; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const start = i;
+      let escaped = false;
+      for (i += 1; i < text.length; i += 1) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) {
+          escaped = true;
+          i += 1;
+        } else if (d === QUOTE) break;
+      }
+      if (depth === 1 && expectKey) {
+        keys.push(escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i));
+        expectKey = false;
+      }
+    } else if (c === 123 || c === 91) {
+      // { or [
+      depth += 1;
+      expectKey = c === 123 && depth === 1;
+    } else if (c === 125 || c === 93) {
+      depth -= 1;
+    } else if (c === 44 && depth === 1) {
+      // , between the top level's members
+      expectKey = true;
+    }
+  }
+  return keys;
 }
 
 /** A projection of `entity`'s rows: `keys` in the wire's order, `form` for what they embed. */
