@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { LISTENER_APPLICATION_NAME } from '@bo/db';
+import { setbackRetryMs } from '@bo/domain/webhooks/delivery-policy';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Receiver, waitFor } from './support/receiver.js';
@@ -183,6 +184,41 @@ describe('webhook dispatch on LISTEN/NOTIFY', { timeout: 120_000 }, () => {
     expect(moved.moved).toBeGreaterThan(0);
     // the follow-up goes through the barrier even though the cheap check sees nothing new
     expect(await dispatchEvents(prisma, { barrier: true })).toEqual({ moved: 0, followUp: false, gaveUp: false });
+  });
+
+  it('a dispatcher whose barrier gave up to a long writer of events tries again on its own, not at the next poll (writers stay silent while it is behind)', async () => {
+    const t = await service({
+      runWorker: true,
+      webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL },
+    });
+    const acme = await t.environment('acme');
+    await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
+    const r = await receiver();
+    await subscribe(acme, r.url);
+    // a long writer of the outbox: its lock holds the barrier back (the barrier gives up after 50 ms)
+    const writer = new pg.Client({ connectionString: t.db.url });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('LOCK TABLE event IN ROW EXCLUSIVE MODE');
+      // found the dispatcher caught up: notifies at commit, and the woken dispatcher's barrier gives up
+      const first = await createOrganization(acme, 'Held Back');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(r.received.some((x) => x.body.data.id === first.id)).toBe(false);
+      // the long writer ends without an event: nothing notifies, only the dispatcher's own retry moves on
+      await writer.query('ROLLBACK');
+      const released = Date.now();
+      expect((await arrival(r, first.id)) - released).toBeLessThan(WITHIN_MS);
+    } finally {
+      await writer.end();
+    }
+  });
+
+  it('a setback is retried after 50 ms, doubled with each one in a row up to 1 s, and never later than the poll', () => {
+    const poll = { pollIntervalMs: LONG_POLL };
+    expect([1, 2, 3, 4, 5, 6, 7, 40].map((n) => setbackRetryMs(poll, n))).toEqual([50, 100, 200, 400, 800, 1000, 1000, 1000]);
+    expect(setbackRetryMs({ pollIntervalMs: 100 }, 5)).toBe(100);
+    expect(setbackRetryMs({ pollIntervalMs: 0 }, 1)).toBe(0);
   });
 
   it('deliveries fall back to polling when the listener is down (DB_LISTEN=false: no listening connection)', async () => {

@@ -2,7 +2,7 @@ import { deliverRun } from '@bo/domain/webhooks/deliver-run';
 import { placementOf } from '@bo/db';
 import { MaintenanceReader } from '@bo/domain/maintenance/maintenance';
 import { type ClaimOptions, claimDeliveries } from '@bo/domain/webhooks/delivery-claims';
-import { DISPATCH_GAP_MS, leaseMsFor, WAKE_CHANNELS } from '@bo/domain/webhooks/delivery-policy';
+import { DISPATCH_GAP_MS, leaseMsFor, setbackRetryMs, WAKE_CHANNELS } from '@bo/domain/webhooks/delivery-policy';
 import { dispatchEvents } from '@bo/domain/webhooks/dispatch-events';
 import { DEFAULT_WEBHOOK_CONFIG } from '@bo/domain/webhooks/webhook-config';
 import { recordWebhookAttempt } from '@bo/runtime';
@@ -27,8 +27,11 @@ const MIN_STEP_MS = 10;
  * and otherwise polls: every pollIntervalMs while it hears no notifications (the
  * embedded database, DB_LISTEN=false, the listener's connection down), every
  * listeningPollIntervalMs while it does (what nothing announces: another worker's
- * lapsed lease, the end of a maintenance window). A wake-up during a round is kept
- * for after it, so nothing announced meanwhile waits for a poll.
+ * lapsed lease, the end of a maintenance window). After a setback (its barrier gave
+ * up to a long writer, or a round failed) it looks again on a short back-off of its
+ * own (setbackRetryMs), never at the poll: writers stay silent while it is behind.
+ * A wake-up during a round is kept for after it, so nothing announced meanwhile
+ * waits for a poll.
  * stop() sends nothing new and waits for the deliveries in flight.
  */
 export const webhookDeliveryLoop: WorkerLoop = {
@@ -110,6 +113,8 @@ export const webhookDeliveryLoop: WorkerLoop = {
       // a dispatch is due but was left for DISPATCH_GAP_MS after the last one
       let owed = false;
       let lastDispatch = Number.NEGATIVE_INFINITY;
+      // setbacks in a row (a barrier that gave up, a failed round): the retry backs off with them
+      let setbacks = 0;
       const dispatchIn = () => Math.max(0, lastDispatch + DISPATCH_GAP_MS - performance.now());
       while (!stopping) {
         poked = false;
@@ -124,7 +129,7 @@ export const webhookDeliveryLoop: WorkerLoop = {
             // a few new events are claimed just below (or picked up by the run of a
             // subscription in flight), so the loop naps rather than spinning on the dispatcher
             owed = dispatched.followUp;
-            // the barrier gave up (a long writer): it is tried again after the short interval
+            // the barrier gave up (a long writer): it is tried again after a short back-off
             if (dispatched.gaveUp) soon = true;
           } else owed = true;
           const free = config.concurrency - inFlight.size;
@@ -145,11 +150,13 @@ export const webhookDeliveryLoop: WorkerLoop = {
           barrier = true;
           soon = true;
         }
+        setbacks = soon ? setbacks + 1 : 0;
         if (stopping) break;
-        if (busy && inFlight.size < config.concurrency) continue;
-        if (owed && !soon) await nap(dispatchIn(), false);
+        if (soon) await nap(setbackRetryMs(config, setbacks), false);
+        else if (busy && inFlight.size < config.concurrency) continue;
+        else if (owed) await nap(dispatchIn(), false);
         else {
-          const heard = listening() && !soon;
+          const heard = listening();
           await nap(heard ? config.listeningPollIntervalMs : config.pollIntervalMs, heard);
         }
       }
