@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { declaredEntities } from '@bo/domain';
 import { pruneEvents } from '@bo/domain/changes/prune-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +96,25 @@ describe('the change feed', () => {
 
     const trpc = await caller.changes.change.list({ ...(start ? { after: start } : {}) });
     expect(trpc.items.map((c) => c.cursor)).toEqual(v3.map((c) => c.cursor));
+  });
+
+  it('a change whose write has answered is in the feed even while a slow writer holds the outbox for longer than its barrier waits (the catch-up tries again after a back-off)', async () => {
+    const start = await newestCursor(acme);
+    const writer = new pg.Client({ connectionString: t.db.url });
+    await writer.connect();
+    try {
+      // a writer of the outbox in the middle of its transaction: the barrier gives up on it after 50 ms
+      await writer.query('BEGIN');
+      await writer.query('LOCK TABLE event IN ROW EXCLUSIVE MODE');
+      const id = await createOrganization(acme, 'Feed Behind Slow Writer BV');
+      const read = drain(acme, start);
+      // it ends 400 ms later, without an event: three barriers back to back had given up by then
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await writer.query('ROLLBACK');
+      expect((await read).map((c) => [c.entityId, c.change])).toEqual([[id, 'created']]);
+    } finally {
+      await writer.end();
+    }
   });
 
   it('pages that follow nextCursor while writers commit in parallel see every change exactly once, in commit order per entity', async () => {

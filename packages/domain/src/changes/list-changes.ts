@@ -4,6 +4,7 @@ import { restrictRelations } from '../shared/entity/entity-crud.js';
 import { ForbiddenError, GoneError, ValidationError } from '../shared/errors.js';
 import { hasRight } from '../shared/rights.js';
 import type { UserContext } from '../trpc.js';
+import { barrierBackOffMs } from '../webhooks/delivery-policy.js';
 import { dispatchEvents } from '../webhooks/dispatch-events.js';
 import { type Change, type ChangePage, type ListChangesInput, listChangesSchema } from './change.schema.js';
 
@@ -18,8 +19,16 @@ function entitiesByType(): Map<string, AnyEntity> {
 }
 let byType: Map<string, AnyEntity> | undefined;
 
-/** one catch-up of the final horizon at a time per process; the readers that come meanwhile wait for it */
-const catchingUp = new WeakMap<PrismaClient, Promise<void>>();
+/** one catch-up of the final horizon at a time per process; the readers that come meanwhile wait for it (true: it gave up) */
+const catchingUp = new WeakMap<PrismaClient, Promise<boolean>>();
+
+/**
+ * Rounds of a feed read's catch-up. A round whose barrier gave up (a writer held the outbox past
+ * 50 ms) is tried again after the barrier's back-off (50 ms doubling: about 1.6 s in all), so that
+ * a change whose write has answered is not left out of the feed by a writer that is merely slow;
+ * only an outbox held longer than that answers up to the horizon the feed has.
+ */
+const CATCH_UP_ROUNDS = 6;
 
 /**
  * The highest seq below which every event is final (committed or rolled back): the webhook
@@ -52,15 +61,15 @@ async function finalHorizon(ctx: UserContext, after: bigint, cursorGiven: boolea
         'Read the current state again (the lists, sorted by updated_at), then follow the feed from its start (no cursor).',
     );
   }
-  for (let round = 0; round < 3 && (r?.horizon === null || r?.behind === true); round++) {
+  for (let round = 0; round < CATCH_UP_ROUNDS && (r?.horizon === null || r?.behind === true); round++) {
     let pending = catchingUp.get(ctx.prisma);
     if (!pending) {
       pending = dispatchEvents(ctx.prisma, { barrier: true })
-        .then(() => undefined)
+        .then((d) => d.gaveUp)
         .finally(() => catchingUp.delete(ctx.prisma));
       catchingUp.set(ctx.prisma, pending);
     }
-    await pending;
+    if (await pending) await new Promise((resolve) => setTimeout(resolve, barrierBackOffMs(round + 1)));
     // the horizon moved on the primary: the reads below must see that (a replica read then asks for a later position)
     noteRequestWrite();
     r = await read();

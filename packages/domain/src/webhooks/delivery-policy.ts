@@ -30,17 +30,23 @@ export const DISPATCH_BATCH = 1000;
 export const DISPATCH_GAP_MS = 10;
 
 /**
+ * The pause before a dispatch barrier is tried again after giving up (number `inARow` in a row): a
+ * writer of the outbox held it past the barrier's 50 ms. 50 ms, doubled each time up to 1 s, so that
+ * a writer holding the outbox for long is not stalled by a barrier attempt after every 50 ms.
+ */
+export function barrierBackOffMs(inARow: number): number {
+  return Math.min(1_000, 50 * 2 ** Math.min(10, Math.max(0, inARow - 1)));
+}
+
+/**
  * When the dispatcher tries again after a setback: its barrier gave up to a long writer
  * of events, or a round failed (the database away for a moment). Writers stay silent
  * while the dispatcher is behind, so nothing announces the events it left: it must look
  * again on its own, soon, whatever the poll interval (which may be minutes where the
- * worker listens). 50 ms, doubled with each setback in a row up to 1 s, so that a writer
- * holding the outbox for long is not stalled by a barrier attempt after every 50 ms;
- * never later than the poll.
+ * worker listens): the barrier's back-off, never later than the poll.
  */
 export function setbackRetryMs(config: Pick<WebhookConfig, 'pollIntervalMs'>, inARow: number): number {
-  const backOff = Math.min(1_000, 50 * 2 ** Math.min(10, Math.max(0, inARow - 1)));
-  return Math.min(config.pollIntervalMs, backOff);
+  return Math.min(config.pollIntervalMs, barrierBackOffMs(inARow));
 }
 
 /** a lease outlives the request's time-out, so only a dead worker loses one */
