@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
-import { type Bookable, bookable, v2Data, v2Post } from './support/hours.js';
+import { type Bookable, bookable, hoursBody, v2Data, v2Post } from './support/hours.js';
 import { type LoggedStatement, type StatementLog, startStatementLog, transactionsOf } from './support/pg-statement-log.js';
 import { type ApiClient, startTestService, type TestService } from './support/service.js';
 
@@ -298,6 +298,24 @@ describe('the other writes of the area through the tenant reader', () => {
       [statusId],
     );
     expect(last.last).toBe(true);
+  });
+
+  it('an edit of hours takes its week before its row, and reads the row locked once for the week and the edit (and once more, bare, for If-Match)', async () => {
+    const id = await v2Post(acme, '/hours/hours', hoursBody(b, { start_date: '2026-03-10' }));
+    const { tx } = await ofOwnTransaction('hour_registration', () =>
+      acme.v2('PUT', `/hours/hours/${id}`, { duration_in_minutes: 75, note: 'Counted' }),
+    );
+    const sqls = tx.map((s) => s.sql);
+    const week = sqls.findIndex((sql) => sql.includes('pg_advisory_xact_lock'));
+    const locked = sqls.flatMap((sql, i) => (/FROM "?hour_registration"?[\s\S]*FOR UPDATE/i.test(sql) ? [i] : []));
+    expect(week, 'the week is taken').toBeGreaterThanOrEqual(0);
+    expect(
+      locked.every((i) => i > week),
+      'every lock of the row after its week',
+    ).toBe(true);
+    // the row as the edit needs it, and the bare lock the If-Match check hangs on: not a third time
+    expect(locked).toHaveLength(2);
+    expect(await v2Data(acme, `/hours/hours/${id}`)).toMatchObject({ duration_in_minutes: 75, note: 'Counted' });
   });
 
   it('expenses, mileage, timers and project employees are written in a transaction of our own', async () => {

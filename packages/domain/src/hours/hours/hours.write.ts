@@ -260,6 +260,16 @@ interface LockedHours {
  * week or an invoice that claims it updates the row, so it either waits for this write or is seen by it.
  */
 async function lockedHours(w: SqlWriteContext, id: string): Promise<{ row: LockedHours; reason: string | null }> {
+  // an edit has read it so already, with its weeks taken (lockWeeksOfHours): not read again
+  const held = heldHours.get(w);
+  const row = held?.id === id ? held.row : await readLockedHours(w, id);
+  if (!row) throw new NotFoundError('hours', id);
+  if (row.invoiceId) return { row, reason: 'invoiced' };
+  if (row.approvalStatus === 'approved' || row.approvalStatus === 'submitted') return { row, reason: row.approvalStatus };
+  return { row, reason: null };
+}
+
+async function readLockedHours(w: SqlWriteContext, id: string): Promise<LockedHours | undefined> {
   const [row] = await w.sql.read<LockedHours>(
     `SELECT employee_id AS "employeeId", project_service_id AS "projectServiceId", hour_type_id AS "hourTypeId",
             to_char(start_date, 'YYYY-MM-DD') AS "startDate", duration_minutes AS "durationMinutes", billable,
@@ -268,11 +278,11 @@ async function lockedHours(w: SqlWriteContext, id: string): Promise<{ row: Locke
       WHERE environment_id = $1 AND id = $2 FOR UPDATE`,
     [id],
   );
-  if (!row) throw new NotFoundError('hours', id);
-  if (row.invoiceId) return { row, reason: 'invoiced' };
-  if (row.approvalStatus === 'approved' || row.approvalStatus === 'submitted') return { row, reason: row.approvalStatus };
-  return { row, reason: null };
+  return row;
 }
+
+/** the hours a write transaction holds, as it read them locked (lockWeeksOfHours), for its `run` */
+const heldHours = new WeakMap<SqlWriteContext, { id: string; row: LockedHours }>();
 
 /**
  * The weeks an edit of the hours touches, taken before the row: the week they are in and the week the
@@ -280,17 +290,18 @@ async function lockedHours(w: SqlWriteContext, id: string): Promise<{ row: Locke
  * the row and then the week deadlocked with a submission of that week (and was refused as a
  * collision, not as locked). The weeks in one order, so two edits moving hours between the same two
  * weeks cannot wait in a ring. Another edit may move the hours between the first read and the row's
- * lock: then the weeks are taken anew. Ends holding the row.
+ * lock: then the weeks are taken anew. Ends holding the row, read as the edit's `run` needs it.
  */
 async function lockWeeksOfHours(
   w: SqlWriteContext,
   id: string,
   to: { employeeId?: string | undefined; startDate?: string | undefined },
 ): Promise<void> {
-  const sql = (lock: string) =>
+  let [seen] = await w.sql.read<{ employeeId: string; startDate: string }>(
     `SELECT employee_id AS "employeeId", to_char(start_date, 'YYYY-MM-DD') AS "startDate"
-       FROM hour_registration WHERE environment_id = $1 AND id = $2 ${lock}`;
-  let [seen] = await w.sql.read<{ employeeId: string; startDate: string }>(sql(''), [id]);
+       FROM hour_registration WHERE environment_id = $1 AND id = $2`,
+    [id],
+  );
   while (seen) {
     const target = to.startDate === undefined ? null : parseDateTime(to.startDate);
     const weeks = new Map<string, { employeeId: string; weekStart: Date }>();
@@ -305,8 +316,13 @@ async function lockWeeksOfHours(
       const week = weeks.get(key);
       if (week) await lockWeek(w, week.employeeId, week.weekStart);
     }
-    const [now] = await w.sql.read<{ employeeId: string; startDate: string }>(sql('FOR UPDATE'), [id]);
-    if (!now || (now.employeeId === seen.employeeId && now.startDate === seen.startDate)) return;
+    // the row as the edit needs it, locked: read once (lockedHours takes it from here)
+    const now = await readLockedHours(w, id);
+    if (!now) return;
+    if (now.employeeId === seen.employeeId && now.startDate === seen.startDate) {
+      heldHours.set(w, { id, row: now });
+      return;
+    }
     seen = now;
   }
 }
