@@ -68,6 +68,25 @@ async function listeners(t: TestService): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
+/**
+ * A service whose worker listens and polls only every 10 minutes, with a receiver subscribed to
+ * acme's new organizations: a delivery within WITHIN_MS can only have been woken otherwise.
+ */
+async function listeningSetUp(
+  webhooks: Record<string, number> = {},
+  reply?: ConstructorParameters<typeof Receiver>[0],
+): Promise<{ t: TestService; acme: ApiClient; r: Receiver }> {
+  const t = await service({
+    runWorker: true,
+    webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL, ...webhooks },
+  });
+  const acme = await t.environment('acme');
+  await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
+  const r = await receiver(reply);
+  await subscribe(acme, r.url);
+  return { t, acme, r };
+}
+
 async function arrival(r: Receiver, id: string, timeoutMs = WITHIN_MS + 2_000): Promise<number> {
   return (await waitFor(() => r.received.find((x) => x.body.data.id === id), timeoutMs, `delivery of ${id}`)).at;
 }
@@ -75,14 +94,7 @@ async function arrival(r: Receiver, id: string, timeoutMs = WITHIN_MS + 2_000): 
 // several waits of up to WITHIN_MS each in one test
 describe('webhook dispatch on LISTEN/NOTIFY', { timeout: 120_000 }, () => {
   it('a committed event is delivered without waiting for the poll', async () => {
-    const t = await service({
-      runWorker: true,
-      webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL },
-    });
-    const acme = await t.environment('acme');
-    await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
-    const r = await receiver();
-    await subscribe(acme, r.url);
+    const { acme, r } = await listeningSetUp();
     for (let i = 0; i < 5; i += 1) {
       const { id, at } = await createOrganization(acme, `Notified ${i}`);
       const got = await arrival(r, id);
@@ -91,14 +103,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', { timeout: 120_000 }, () => {
   });
 
   it('a burst of concurrent writes is delivered without waiting for the poll (writers that stay silent are followed up by the dispatcher)', async () => {
-    const t = await service({
-      runWorker: true,
-      webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL },
-    });
-    const acme = await t.environment('acme');
-    await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
-    const r = await receiver();
-    await subscribe(acme, r.url);
+    const { acme, r } = await listeningSetUp();
     for (let round = 0; round < 3; round += 1) {
       const made: { id: string; at: number }[] = [];
       await Promise.all(
@@ -187,14 +192,7 @@ describe('webhook dispatch on LISTEN/NOTIFY', { timeout: 120_000 }, () => {
   });
 
   it('a dispatcher whose barrier gave up to a long writer of events tries again on its own, not at the next poll (writers stay silent while it is behind)', async () => {
-    const t = await service({
-      runWorker: true,
-      webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL },
-    });
-    const acme = await t.environment('acme');
-    await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
-    const r = await receiver();
-    await subscribe(acme, r.url);
+    const { t, acme, r } = await listeningSetUp();
     // a long writer of the outbox: its lock holds the barrier back (the barrier gives up after 50 ms)
     const writer = new pg.Client({ connectionString: t.db.url });
     await writer.connect();
@@ -260,14 +258,9 @@ describe('webhook dispatch on LISTEN/NOTIFY', { timeout: 120_000 }, () => {
   });
 
   it('a failed attempt is retried when its back-off ends, without waiting for the poll', async () => {
-    const t = await service({
-      runWorker: true,
-      webhooks: { pollIntervalMs: LONG_POLL, listeningPollIntervalMs: LONG_POLL, retryBaseMs: 200, retryMaxDelayMs: 400 },
-    });
-    const acme = await t.environment('acme');
-    await waitFor(async () => (await listeners(t)).length === 1, 10_000, 'the worker to listen');
-    const r = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));
-    await subscribe(acme, r.url);
+    const { acme, r } = await listeningSetUp({ retryBaseMs: 200, retryMaxDelayMs: 400 }, (n) => ({
+      status: n <= 2 ? 500 : 200,
+    }));
     const { at } = await createOrganization(acme, 'Retried');
     await waitFor(() => r.received.length >= 3, WITHIN_MS + 2_000, 'three attempts');
     expect(r.received.map((x) => x.headers['x-webhook-attempt'])).toEqual(['1', '2', '3']);
