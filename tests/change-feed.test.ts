@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { declaredEntities } from '@bo/domain';
 import { pruneEvents } from '@bo/domain/changes/prune-events';
+import { dispatchAll } from '@bo/domain/placement/move-environment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, callerOf, startTestService, type TestService } from './support/service.js';
 
@@ -275,4 +276,50 @@ describe('the feed covers every change', () => {
     expect(types.length).toBeGreaterThan(2);
     expect(types.map((r) => r.entity_type).filter((x) => !declared.has(x))).toEqual([]);
   });
+});
+
+describe('the outbox dispatched in full before an environment move copies its deliveries', () => {
+  it('a barrier that gave up to a long writer of the outbox is tried again after a back-off until the writer ends, not back to back (which queued every other writer of the outbox behind it and gave the move up)', async () => {
+    await createOrganization(acme, 'Move Behind Long Writer BV');
+    const [env] = await t.db.query<{ id: string }>(`SELECT id FROM environment WHERE name = 'acme'`);
+    const behind = async () =>
+      (
+        await t.db.query<{ behind: boolean }>(
+          `SELECT (SELECT max(seq) FROM event WHERE environment_id = $1)
+                  > coalesce((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0) AS behind`,
+          [env?.id],
+        )
+      )[0]?.behind;
+    expect(await behind()).toBe(true);
+    // a writer of another environment (the moved one's are frozen) holds the outbox for 3 s
+    const writer = new pg.Client({ connectionString: t.db.url });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('LOCK TABLE event IN ROW EXCLUSIVE MODE');
+      const outcome = dispatchAll(t.service.database.prisma, env?.id ?? '').then(
+        () => 'dispatched',
+        (err: unknown) => String(err),
+      );
+      // how often a barrier waits in the lock queue of the outbox (where any other writer queues behind it)
+      let samples = 0;
+      let queued = 0;
+      for (const until = Date.now() + 3_000; Date.now() < until; samples++) {
+        const [w] = await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'event'::regclass AND NOT granted`,
+        );
+        if ((w?.n ?? 0) > 0) queued++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(await behind()).toBe(true);
+      await writer.query('ROLLBACK');
+      expect(await outcome).toBe('dispatched');
+      expect(await behind()).toBe(false);
+      // back to back it was queued more than half the time; on the back-off (50 ms, doubled to 1 s) about a tenth
+      expect(samples).toBeGreaterThan(50);
+      expect(queued / samples).toBeLessThan(0.3);
+    } finally {
+      await writer.end();
+    }
+  }, 30_000);
 });

@@ -2,6 +2,7 @@ import { GLOBAL_TABLES, PLACEMENT_TTL_MS, type Placement, type PrismaClient, pla
 import { z } from 'zod';
 import { BusinessRuleError, NotFoundError } from '../shared/errors.js';
 import { dispatchEvents } from '../webhooks/dispatch-events.js';
+import { barrierBackOffMs } from '../webhooks/delivery-policy.js';
 
 /**
  * `admin environment move <env> <cluster>` (docs/scaling.md, "Placement"): the environment's tenant
@@ -297,18 +298,27 @@ async function drain(source: PrismaClient, since: Date): Promise<void> {
   }
 }
 
-/** Every event of the environment has its deliveries on the source (so the copied deliveries are all of them). */
-async function dispatchAll(source: PrismaClient, environmentId: string): Promise<void> {
-  for (let round = 0; round < 100; round += 1) {
+/**
+ * Every event of the environment has its deliveries on the source (so the copied deliveries are all of
+ * them). The environment's writers are frozen, but those of other environments on the cluster are not:
+ * a barrier that gave up to one holding the outbox is tried again after the barrier's back-off (not back
+ * to back, which stalled that writer every 50 ms and gave up on the move after about 5 s), within the
+ * drain's limit.
+ */
+export async function dispatchAll(source: PrismaClient, environmentId: string, limitMs = DRAIN_LIMIT_MS): Promise<void> {
+  const until = performance.now() + limitMs;
+  for (let inARow = 0; ; ) {
     const [row] = await source.$queryRawUnsafe<{ behind: boolean }[]>(
       `SELECT coalesce((SELECT max(seq) FROM event WHERE environment_id = $1), 0)
               > coalesce((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0) AS behind`,
       environmentId,
     );
     if (!row?.behind) return;
-    await dispatchEvents(source, { barrier: true });
+    if (performance.now() > until) throw new Error('the outbox of the old cluster could not be dispatched in time');
+    const { gaveUp } = await dispatchEvents(source, { barrier: true });
+    inARow = gaveUp ? inARow + 1 : 0;
+    if (gaveUp) await sleep(barrierBackOffMs(inARow));
   }
-  throw new Error('the outbox of the old cluster could not be dispatched');
 }
 
 export async function moveEnvironment(
