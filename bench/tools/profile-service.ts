@@ -21,7 +21,13 @@ if (process.env.CUSTOM_FIELD) await withCustomFieldValues(bench, env);
 const baseline = process.env.PROFILE_BASELINE
   ? await startBaselineServer(() => bench.pool.query(organizationBaselineSql(), [env.id]))
   : null;
-const url = baseline ? baseline.url : `https://127.0.0.1:${bench.service.port}${pathAndQuery}`;
+// `{id}` in the path stands for one organization's id (the first by id)
+const { rows: first } = await bench.pool.query<{ id: string }>(
+  'SELECT id FROM organization WHERE environment_id = $1 ORDER BY id LIMIT 1',
+  [env.id],
+);
+const servicePath = pathAndQuery.replace('{id}', encodeURIComponent(first[0]?.id ?? ''));
+const url = baseline ? baseline.url : `https://127.0.0.1:${bench.service.port}${servicePath}`;
 const headers = { ...env.v2, host: env.host };
 await load({ url, headers, seconds: 2 });
 const session = new Session();

@@ -93,6 +93,8 @@ export async function startTestService(
     metricsPort?: boolean;
     /** export spans over OTLP/HTTP to this collector */
     otlpEndpoint?: string;
+    /** V2_ROUTE_TABLE (default true) */
+    routeTable?: boolean;
     /** reuse an existing database and data folder (a restart) */
     db?: TestDatabase;
     dataDir?: string;
@@ -113,6 +115,7 @@ export async function startTestService(
     tlsCert: undefined,
     tlsKey: undefined,
     trustProxy: opts.trustProxy ?? false,
+    routeTable: opts.routeTable,
     seedDemo: false,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     runWorker: opts.runWorker ?? false,

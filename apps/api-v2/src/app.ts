@@ -7,7 +7,14 @@ import {
   preconditionOf,
   type UserPrincipal,
 } from '@bo/domain';
-import { admissionOf, type Guard, type IdempotencyMiddleware, idempotency, TransportSecurityError } from '@bo/runtime';
+import {
+  admissionOf,
+  type ClaimRequest,
+  type Guard,
+  type IdempotencyMiddleware,
+  idempotency,
+  TransportSecurityError,
+} from '@bo/runtime';
 import { sendData, sendErrors, sendPlain } from './envelope.js';
 import { type ErrorLogger, renderV2Error } from './errors.js';
 import { DEFAULT_MAX_JSON_DEPTH, mountApiDocs, refuseDeepJson } from '@bo/http';
@@ -55,8 +62,15 @@ export function rawQuery(req: Request): string {
   return i === -1 ? '' : req.originalUrl.slice(i + 1);
 }
 
-/** The v2 REST adapter: wire contract only; every meaning is in the domain. */
-export function createV2Router(opts: V2Options): Router {
+/** where the v2 router is mounted (the claimed requests' base URL) */
+const BASE = '/api/v2';
+
+/**
+ * The v2 REST adapter: wire contract only; every meaning is in the domain. `router` serves every
+ * v2 request; `claim` answers the GET requests of its route table without express's router (the
+ * same layers and handlers, run in the same order; see ClaimedRequest in @bo/runtime).
+ */
+export function createV2Router(opts: V2Options): { router: Router; claim: ClaimRequest } {
   const app = express.Router();
   const { guard } = opts;
 
@@ -67,21 +81,21 @@ export function createV2Router(opts: V2Options): Router {
   };
 
   // v2 is TLS-only: refused before anything else runs, the public reference included
-  app.use(guard.transportOnly(render));
+  const transportLayer = guard.transportOnly(render);
+  app.use(transportLayer);
 
   // the reference is public: mounted before authentication
   mountApiDocs(app, 'Business operations API v2', () => buildV2Document(v2Resources, v2Operations));
 
   // the one guard; the route's declared right is checked here, before the body is read
   // a raw-body upload streams its body at the client's pace: not counted in the environment's share
-  app.use(
-    guard.door({
-      credentials: 'token',
-      right: v2RouteRights(v2Resources, v2Operations, v2RowOperations),
-      render,
-      outsideShare: opts.rawBody,
-    }),
-  );
+  const doorLayer = guard.door({
+    credentials: 'token',
+    right: v2RouteRights(v2Resources, v2Operations, v2RowOperations),
+    render,
+    outsideShare: opts.rawBody,
+  });
+  app.use(doorLayer);
   // bodies are JSON, at most 1 MB; a POST or PUT without the JSON content type is refused; then
   // safe retries: a write with an Idempotency-Key runs once (a body read as a stream has no hash to
   // compare: not those).
@@ -90,7 +104,7 @@ export function createV2Router(opts: V2Options): Router {
     renderV2Error(err, req, res, opts.log),
   );
   // the caller, then the body (one layer: express walks its layers one by one for every request)
-  app.use((req, res, next) => {
+  const callerAndBody: RequestHandler = (req, res, next) => {
     const { principal, context } = admissionOf(res);
     res.locals.principal = principal;
     // If-Match on a write: the write compares it with the record it locks (412 when it changed)
@@ -111,7 +125,8 @@ export function createV2Router(opts: V2Options): Router {
       return;
     }
     json(req, res, (err?: unknown) => (err ? next(err) : idempotent(req, res, next)));
-  });
+  };
+  app.use(callerAndBody);
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     const body: unknown = req.body;
@@ -134,9 +149,102 @@ export function createV2Router(opts: V2Options): Router {
   for (const operation of v2Operations) mountV2Operation(routes, operation, bodyObject);
   for (const operation of v2RowOperations) mountV2RowOperation(routes, operation, bodyObject);
 
-  app.use((_req, res) => sendErrors(res, 404, ['no such endpoint']));
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => renderV2Error(err, req, res, opts.log));
-  return app;
+  const notFound: RequestHandler = (_req, res) => sendErrors(res, 404, ['no such endpoint']);
+  const failed = (err: unknown, req: Request, res: Response, _next: NextFunction) => renderV2Error(err, req, res, opts.log);
+  app.use(notFound);
+  app.use(failed);
+
+  const claim: ClaimRequest = (incoming) => {
+    // only a GET whose path the table reads for sure; anything else (HEAD, the reference,
+    // another spelling of the base) goes the express way, which answers it as ever
+    if (incoming.method !== 'GET') return undefined;
+    const url = incoming.url ?? '';
+    if (!url.startsWith(`${BASE}/`)) return undefined;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url.slice(BASE.length) : url.slice(BASE.length, q);
+    const matched = routes.matchGet(path);
+    if (!matched) return undefined;
+    return (req, res) => {
+      // as express has them inside the router mounted at the base
+      req.url = url.slice(BASE.length);
+      req.baseUrl = BASE;
+      const fail = (err: unknown) => failed(err, req, res, () => {});
+      runLayers([transportLayer, doorLayer, callerAndBody], req, res, (err) => {
+        if (err) return fail(err);
+        routes.runGet(matched, req, res, (after) => (after ? fail(after) : notFound(req, res, () => {})));
+      });
+    };
+  };
+  return { router: app, claim };
+}
+
+/**
+ * Runs express-style layers in order: `next()` goes on, `next(err)` (or a throw, or a rejected
+ * promise) ends with the error; `done` after the last.
+ */
+function runLayers(layers: RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
+  let i = 0;
+  const next = (err?: unknown) => {
+    if (err === 'route' || err === 'router') return done();
+    if (err !== undefined && err !== null) return done(err);
+    const layer = layers[i++];
+    if (!layer) return done();
+    try {
+      const ran: unknown = layer(req, res, next);
+      if (ran instanceof Promise) ran.then(undefined, (e: unknown) => next(e ?? new Error('a route rejected')));
+    } catch (e) {
+      next(e ?? new Error('a route threw'));
+    }
+  };
+  next();
+}
+
+/** a GET route of the table: its template's segments (literals lower-cased, `:name` parameters) and handlers */
+interface TableRoute {
+  template: string;
+  segments: { literal?: string; param?: string }[];
+  handlers: RequestHandler[];
+}
+interface MatchedGet {
+  /** the routes that match, in the order they were mounted: a handler calling next() hands on to the next */
+  routes: { route: TableRoute; params: Record<string, string> }[];
+}
+
+const PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)$/;
+const LITERAL = /^[A-Za-z0-9._~-]+$/;
+// a path the table compares as express does: ASCII, no empty segment (express then matches no route of ours either)
+const PLAIN_PATH = /^(?:\/[\x21-\x7e]+)+\/?$/;
+
+function templateSegments(template: string): TableRoute['segments'] | null {
+  const out: TableRoute['segments'] = [];
+  for (const part of template.split('/').slice(1)) {
+    const p = PARAM.exec(part);
+    if (p) out.push({ param: p[1] as string });
+    else if (LITERAL.test(part)) out.push({ literal: part.toLowerCase() });
+    else return null;
+  }
+  return out;
+}
+
+/** the parameters of a route for the path's segments; undefined: no match; null: a parameter not decodable */
+function matchSegments(route: TableRoute, parts: string[]): Record<string, string> | undefined | null {
+  if (parts.length !== route.segments.length) return undefined;
+  let params: Record<string, string> | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.segments[i] as TableRoute['segments'][number];
+    const part = parts[i] as string;
+    if (seg.literal !== undefined) {
+      if (part.toLowerCase() !== seg.literal) return undefined;
+      continue;
+    }
+    try {
+      params ??= {};
+      params[seg.param as string] = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+  }
+  return params ?? {};
 }
 
 /**
@@ -146,10 +254,17 @@ export function createV2Router(opts: V2Options): Router {
  * routes of every resource mounted before it (about 800 of them). Routes of one module keep their
  * order, and no request can match routes of two modules, so the first mounted route still answers.
  */
-function routersByModule(app: Router): RouteTable {
+function routersByModule(app: Router): RouteTable & {
+  matchGet(path: string): MatchedGet | undefined;
+  runGet(matched: MatchedGet, req: Request, res: Response, done: (err?: unknown) => void): void;
+} {
   const byModule = new Map<string, Router>();
+  // the GET routes of each module, in mount order, for claimed requests; null: a module with a
+  // template the table does not read (its requests stay express's)
+  const getsByModule = new Map<string, TableRoute[] | null>();
+  const moduleOf = (path: string) => (path.split('/')[1] ?? '').toLowerCase();
   const routerOf = (path: string): Router => {
-    const module = (path.split('/')[1] ?? '').toLowerCase();
+    const module = moduleOf(path);
     let router = byModule.get(module);
     if (!router) {
       router = express.Router();
@@ -165,12 +280,56 @@ function routersByModule(app: Router): RouteTable {
     if (router) router(req, res, next);
     else next();
   });
+  const tableGet = (template: string, handlers: RequestHandler[]) => {
+    const module = moduleOf(template);
+    const gets = getsByModule.get(module);
+    if (gets === null) return;
+    const segments = templateSegments(template);
+    if (!segments) getsByModule.set(module, null);
+    else if (gets) gets.push({ template, segments, handlers });
+    else getsByModule.set(module, [{ template, segments, handlers }]);
+  };
   const on =
     (method: keyof RouteTable) =>
     (paths: string | string[], ...handlers: RequestHandler[]) => {
-      for (const path of typeof paths === 'string' ? [paths] : paths) routerOf(path)[method](path, ...handlers);
+      for (const path of typeof paths === 'string' ? [paths] : paths) {
+        routerOf(path)[method](path, ...handlers);
+        if (method === 'get') tableGet(path, handlers);
+      }
       return table;
     };
-  const table = { get: on('get'), post: on('post'), put: on('put'), delete: on('delete') } as unknown as RouteTable;
-  return table;
+  const table = {
+    get: on('get'),
+    post: on('post'),
+    put: on('put'),
+    delete: on('delete'),
+    matchGet(path: string): MatchedGet | undefined {
+      if (!PLAIN_PATH.test(path)) return undefined;
+      const parts = path.slice(1).split('/');
+      // one trailing slash is the same path, as express's non-strict routing has it
+      if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+      const gets = getsByModule.get((parts[0] as string).toLowerCase());
+      if (!gets) return undefined;
+      const routes: MatchedGet['routes'] = [];
+      for (const route of gets) {
+        const params = matchSegments(route, parts);
+        if (params === null) return undefined;
+        if (params) routes.push({ route, params });
+      }
+      return routes.length > 0 ? { routes } : undefined;
+    },
+    runGet(matched: MatchedGet, req: Request, res: Response, done: (err?: unknown) => void): void {
+      let i = 0;
+      const nextRoute = (err?: unknown) => {
+        if (err) return done(err);
+        const m = matched.routes[i++];
+        if (!m) return done();
+        req.params = m.params;
+        (req as { route?: unknown }).route = { path: m.route.template };
+        runLayers(m.route.handlers, req, res, nextRoute);
+      };
+      nextRoute();
+    },
+  };
+  return table as unknown as ReturnType<typeof routersByModule>;
 }

@@ -22,23 +22,22 @@ export const v2Mount: HttpMount = {
   name: 'v2',
   mount(app, ctx) {
     const { log, guard, maxJsonDepth, idempotency } = ctx;
-    app.use(
-      '/api/v2',
-      createV2Router({
-        guard,
-        log,
-        maxJsonDepth,
-        idempotency,
-        extend: (router, helpers) => {
-          mountFileRoutes(router, helpers);
-          mountStorageRoutes(router, helpers);
-        },
-        ownBody: readsOwnBody,
-        rawBody: readsRawBody,
-      }),
-    );
+    const v2 = createV2Router({
+      guard,
+      log,
+      maxJsonDepth,
+      idempotency,
+      extend: (router, helpers) => {
+        mountFileRoutes(router, helpers);
+        mountStorageRoutes(router, helpers);
+      },
+      ownBody: readsOwnBody,
+      rawBody: readsRawBody,
+    });
+    app.use('/api/v2', v2.router);
     // download_url of uploads and documents: for browser sessions, never API tokens
     app.use('/web/download', createBrowserDownloadRouter(ctx));
+    ctx.claim(v2.claim);
   },
   routeOf(req, path) {
     if (path === V2 || path.startsWith(`${V2}/`)) {

@@ -22,6 +22,11 @@ export interface ServiceConfig {
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   trustProxy: boolean;
+  /**
+   * V2_ROUTE_TABLE: v2's GET requests answered from its own route table, past express's router
+   * (default true); false sends every request through express's router (the two answer alike)
+   */
+  routeTable?: boolean;
   seedDemo: boolean;
   logLevel: string;
   runWorker: boolean;
@@ -148,6 +153,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     tlsCert: env.TLS_CERT || undefined,
     tlsKey: env.TLS_KEY || undefined,
     trustProxy: bool(env.TRUST_PROXY, false),
+    routeTable: bool(env.V2_ROUTE_TABLE, true),
     seedDemo: bool(env.SEED_DEMO, true),
     logLevel: env.LOG_LEVEL ?? 'info',
     runWorker: bool(env.RUN_WORKER, true),

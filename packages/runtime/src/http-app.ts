@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Request } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { type PrismaClient, runInRequestScope } from '@bo/db';
 import {
   type Clock,
@@ -33,13 +34,25 @@ export interface HttpMountContext {
   maxJsonDepth: number;
   /** `Idempotency-Key` on the writes of a door (after the guard and the body) */
   idempotency: IdempotencyMiddleware;
+  /** the mount's table of routes, tried before express's router (see ClaimedRequest) */
+  claim(claim: ClaimRequest): void;
 }
+
+/**
+ * A request a mount answers from its own route table, before express's router sees it: the
+ * mount's whole door (its guard, its route's handlers, its errors) with express's request and
+ * response methods. Express's router costs a small read about a tenth of its Node time
+ * (`docs/performance.md`, tenth session).
+ */
+export type ClaimedRequest = (req: Request, res: Response) => void;
+/** a mount's route table: the request's run when the mount answers it itself, undefined to leave it to express */
+export type ClaimRequest = (req: IncomingMessage) => ClaimedRequest | undefined;
 
 /** One part of the HTTP surface (the v2 API, the v3 API, /trpc), mounted by whichever process serves it. */
 export interface HttpMount {
   /** what it serves, for the start-up message */
   name: string;
-  mount(app: Express, ctx: HttpMountContext): void;
+  mount(app: express.Express, ctx: HttpMountContext): void;
   /** a command that tries it with a token, for the start-up message */
   tryIt?(base: string, token: { key: string; secret: string }): string;
   /**
@@ -64,6 +77,8 @@ export interface HttpAppOptions {
   prisma: PrismaClient;
   log: Logger;
   trustProxy: boolean;
+  /** mounts' route tables tried before express's router (default true; see ClaimedRequest) */
+  routeTable?: boolean;
   clock?: Clock;
   services?: DomainServices;
   rateLimit?: RateLimit | null;
@@ -80,8 +95,12 @@ export interface HttpAppOptions {
   mounts: HttpMount[];
 }
 
-/** The mounts on one express app, behind request ids, with the health check and a plain 404 for the rest. */
-export function createHttpApp(opts: HttpAppOptions): Express {
+/**
+ * The mounts on one express app, behind request ids, with the health check and a plain 404 for the
+ * rest; a request a mount claims from its own route table skips express's router, not what it does
+ * for every request (request id, metrics, request scope).
+ */
+export function createHttpApp(opts: HttpAppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   // list pages are large and change constantly: hashing each body for an ETag costs more than it saves
@@ -105,7 +124,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
 
   // Every answer of every door carries the request's id; every request is counted (and traced,
   // when spans are exported) once its response closes: 499 when the client went away first.
-  app.use((req, res, next) => {
+  const begin = (req: Request, res: Response) => {
     const startedAt = performance.now();
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -120,6 +139,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       recordRequest(door, req.method, route, status, (performance.now() - startedAt) / 1000);
       if (span) endRequestSpan(span, door, route, status);
     });
+  };
+  app.use((req, res, next) => {
+    begin(req, res);
     next();
   });
 
@@ -147,7 +169,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
 
   // Every request's database work runs in a scope: its environment's fair share of
   // connections, and its statements cancelled when the client goes away (see @bo/db pool.ts).
-  app.use((req, res, next) => {
+  const scoped = (req: Request, res: Response, next: () => void) => {
     const startedAt = performance.now();
     const controller = new AbortController();
     const gone = () => {
@@ -172,7 +194,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       },
       next,
     );
-  });
+  };
+  app.use((req: Request, res: Response, next: NextFunction) => scoped(req, res, next));
 
   const context = (req: Request): DomainContext => ({
     prisma: opts.prisma,
@@ -181,6 +204,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     requestId: req.headers['x-request-id'] as string,
     services: opts.services,
   });
+  const claims: ClaimRequest[] = [];
   const ctx: HttpMountContext = {
     context,
     log: opts.log,
@@ -196,9 +220,32 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     trpcMaxBatch: opts.trpcMaxBatch ?? 10,
     maxJsonDepth: opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     idempotency: idempotency({ log: opts.log, store: opts.idempotencyStore ?? null }),
+    claim: (claim) => {
+      if (opts.routeTable !== false) claims.push(claim);
+    },
   };
   for (const m of opts.mounts) m.mount(app, ctx);
 
   app.use((_req, res) => res.status(404).type('text/plain').send('Not found'));
-  return app;
+
+  return (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    for (const claim of claims) {
+      const run = claim(incoming);
+      if (!run) continue;
+      // what express's app.handle does before its router: the circular references, its request
+      // and response methods (its settings: trust proxy, the JSON answer), the locals
+      const req = incoming as Request;
+      const res = outgoing as Response;
+      req.res = res;
+      res.req = req;
+      Object.setPrototypeOf(req, app.request);
+      Object.setPrototypeOf(res, app.response);
+      res.locals = Object.create(null) as Response['locals'];
+      req.originalUrl = req.url;
+      begin(req, res);
+      scoped(req, res, () => run(req, res));
+      return;
+    }
+    app(incoming, outgoing);
+  };
 }

@@ -8,7 +8,7 @@ export { createHttpApp } from './http-app.js';
 export { RequestShare } from './request-share.js';
 export { JsonText } from './json-answer.js';
 export { ITEMS_PER_TURN, jsonItemsInTurns, takesTurns } from './turns.js';
-export type { HttpAppOptions, HttpMount, HttpMountContext } from './http-app.js';
+export type { ClaimedRequest, ClaimRequest, HttpAppOptions, HttpMount, HttpMountContext } from './http-app.js';
 export {
   admissionOf,
   createGuard,

@@ -227,6 +227,7 @@ export async function startHttpService<W extends RunningJobs>(
     prisma: database.prisma,
     log: core.log,
     trustProxy: config.trustProxy,
+    routeTable: config.routeTable ?? true,
     clock: opts.clock,
     services: {
       jobs: core.worker.jobs,
