@@ -1,6 +1,8 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer, get, type IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { createV2Router, v2Resources } from '@bo/api-v2';
-import type { Guard } from '@bo/runtime';
+import type { ClaimedRequest, Guard } from '@bo/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpResponse } from './support/http.js';
 import { ApiClient, startTestService, type TestService } from './support/service.js';
@@ -155,6 +157,83 @@ describe('v2 route table: what it claims', () => {
       ['GET', 'https://acme.localhost/api/v2/crm/organization'],
     ] as const) {
       expect(claims(method, url), `${method} ${url}`).toBe(false);
+    }
+  });
+});
+
+describe('v2 route table: an error once the answer has begun', () => {
+  it('a route failing after its answer began (thrown or rejected) ends that connection, as express’s final handler does, and the process serves on', async () => {
+    type Res = Parameters<ClaimedRequest>[1];
+    const pass = () => (_req: unknown, _res: unknown, next: () => void) => next();
+    const admitted = () => (_req: unknown, res: { locals: Record<string, unknown> }, next: () => void) => {
+      res.locals.admission = { principal: { kind: 'system' }, context: {} };
+      next();
+    };
+    const begun = (res: Res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial');
+    };
+    const { claim } = createV2Router({
+      guard: { transportOnly: pass, door: admitted } as unknown as Guard,
+      log: { error: () => {} } as never,
+      extend: (routes) => {
+        routes.get('/zz/thrown', (_req, res) => {
+          begun(res);
+          throw new Error('after the answer began');
+        });
+        routes.get('/zz/fine', (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('whole');
+        });
+        routes.get('/zz/rejected', async (_req, res) => {
+          begun(res);
+          await new Promise((resolve) => setImmediate(resolve));
+          throw new Error('after the answer began');
+        });
+      },
+    });
+    // the claimed run as createHttpApp starts it: express's request and response methods (express is
+    // the runtime's dependency, not the tests'). Rendering the error then fails, the answer having begun;
+    // before, that failure escaped: an uncaught exception, an unhandled rejection
+    const express = createRequire(new URL('../packages/runtime/package.json', import.meta.url))('express') as () => {
+      request: object;
+      response: object;
+    };
+    const app = express();
+    const server = createServer((req, res) => {
+      const run = claim(req);
+      if (!run) {
+        res.writeHead(599).end();
+        return;
+      }
+      Object.setPrototypeOf(req, app.request);
+      Object.setPrototypeOf(res, app.response);
+      (res as unknown as Res).locals = {};
+      (req as Parameters<ClaimedRequest>[0]).originalUrl = req.url ?? '';
+      run(req as Parameters<ClaimedRequest>[0], res as unknown as Res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const fetchOnce = (path: string) =>
+      new Promise<{ status: number; body: string; complete: boolean }>((resolve) => {
+        const req = get({ port, host: '127.0.0.1', path, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => {
+            body += c.toString();
+          });
+          res.on('close', () => resolve({ status: res.statusCode ?? 0, body, complete: res.complete }));
+        });
+        req.on('error', () => resolve({ status: 0, body: '', complete: false }));
+      });
+    try {
+      for (const path of ['/api/v2/zz/thrown', '/api/v2/zz/rejected', '/api/v2/zz/thrown']) {
+        // the connection ends at once: the client sees a reset, or the part sent before it
+        const cut = await fetchOnce(path);
+        expect(cut.complete, path).toBe(false);
+        expect(['', 'partial'], path).toContain(cut.body);
+        expect(await fetchOnce('/api/v2/zz/fine')).toEqual({ status: 200, body: 'whole', complete: true });
+      }
+    } finally {
+      server.close();
     }
   });
 });

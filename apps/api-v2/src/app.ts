@@ -168,11 +168,19 @@ export function createV2Router(opts: V2Options): { router: Router; claim: ClaimR
       // as express has them inside the router mounted at the base
       req.url = url.slice(BASE.length);
       req.baseUrl = BASE;
-      const fail = (err: unknown) => failed(err, req, res, () => {});
-      runLayers([transportLayer, doorLayer, callerAndBody], req, res, (err) => {
-        if (err) return fail(err);
-        routes.runGet(matched, req, res, (after) => (after ? fail(after) : notFound(req, res, () => {})));
-      });
+      // the v2 router's last two layers; one that cannot answer (the answer had begun: a stream cut
+      // short) ends the connection, as express's final handler does, never the process
+      const finish = (err?: unknown) => {
+        try {
+          if (err) failed(err, req, res, () => {});
+          else notFound(req, res, () => {});
+        } catch {
+          res.destroy();
+        }
+      };
+      runLayers([transportLayer, doorLayer, callerAndBody], req, res, (err) =>
+        err ? finish(err) : routes.runGet(matched, req, res, finish),
+      );
     };
   };
   return { router: app, claim };
