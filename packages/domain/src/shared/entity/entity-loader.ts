@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import { customFieldValuesJson, customFieldViews, customFieldViewsJson, readDefinitions } from '../../customfields/index.js';
 import { type AnyField, columnOf, type TargetEntity } from './fields.js';
 
+/** first-page statement texts kept per select list (see firstPageSql) */
+const KEPT_TEXTS = 2_000;
+
 /**
  * The page loader derived from an entity's declaration: the rows with every embedded
  * relation as JSON in one statement (a filtered page first reads its ids in another), and
@@ -266,6 +269,36 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     json = chunks.join(' || ');
     return json;
   };
+  // Statement texts made once and handed out as the same string each time: prepared statements are
+  // named by their text (a Map of texts in @bo/db), and a text built anew per request (5–6 kB with the
+  // JSON select list) was hashed and compared whole at every execution; a kept string's hash is kept.
+  const jsonSelects = new Map<string, string>();
+  const jsonSelect = (json: string): string => {
+    let select = jsonSelects.get(json);
+    if (select === undefined) {
+      select = `${json} AS j`;
+      jsonSelects.set(json, select);
+    }
+    return select;
+  };
+  const firstPages = new Map<string, Map<string, string>>();
+  const firstPageSql = (select: string, from: string): string => {
+    let byFrom = firstPages.get(select);
+    if (!byFrom) {
+      byFrom = new Map();
+      firstPages.set(select, byFrom);
+    }
+    let sql = byFrom.get(from);
+    if (sql === undefined) {
+      sql = `SELECT ${select} ${from}`;
+      // a first page's text differs by its order and limit only (literals of ours): a bound all the same
+      if (byFrom.size >= KEPT_TEXTS) byFrom.clear();
+      byFrom.set(from, sql);
+    }
+    return sql;
+  };
+  const byIdJsonStatements = new Map<string, string>();
+
   /** a page's rows with `select` over `t`: the ids planned for their values, or the rows straight off the index */
   const pageRows = (reader: TenantSql, page: PageSource, select: string): Promise<Record<string, unknown>[]> => {
     if (!page.stablePlan) {
@@ -293,8 +326,7 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
       // the scan), with no second lookup of each row by its id. Its values are hidden from the planner's estimates (see
       // CompiledList.firstPageFrom), so every execution costs the same as the generic plan, which
       // PostgreSQL keeps. A deeper page would run the select list for every row it skips: it reads ids
-      const sql = `SELECT ${select} ${page.firstPageFrom}`;
-      return reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true });
+      return reader.read<Record<string, unknown>>(firstPageSql(select, page.firstPageFrom), page.params, { stablePlan: true });
     }
     // a deeper page: each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
     // pulled up): as a plain join, the planner hash-joined a scan of the environment's whole table
@@ -329,20 +361,21 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
       return finish(reader, pageRows(reader, page, build().select));
     },
     async pageJson(reader, page, json) {
-      const rows = await pageRows(reader, page, `${json} AS j`);
+      const rows = await pageRows(reader, page, jsonSelect(json));
       return rows.map((r) => r.j as string);
     },
     async byIdJson(reader, id, json) {
-      const version = entity.fields.updatedAt;
-      const updatedAt =
-        version?.kind === 'scalar' && version.type === 'datetime'
-          ? `t.${ident(columnOf('updatedAt', version))}`
-          : 'NULL::timestamptz';
-      const rows = await reader.read<{ j: string; u: Date | null }>(
-        `SELECT ${json} AS j, ${updatedAt} AS u FROM ${table} t WHERE t.environment_id = $1 AND t.id = $2`,
-        [id],
-        { stablePlan: true },
-      );
+      let sql = byIdJsonStatements.get(json);
+      if (sql === undefined) {
+        const version = entity.fields.updatedAt;
+        const updatedAt =
+          version?.kind === 'scalar' && version.type === 'datetime'
+            ? `t.${ident(columnOf('updatedAt', version))}`
+            : 'NULL::timestamptz';
+        sql = `SELECT ${json} AS j, ${updatedAt} AS u FROM ${table} t WHERE t.environment_id = $1 AND t.id = $2`;
+        byIdJsonStatements.set(json, sql);
+      }
+      const rows = await reader.read<{ j: string; u: Date | null }>(sql, [id], { stablePlan: true });
       const row = rows[0];
       return row ? { json: row.j, updatedAt: row.u } : null;
     },
