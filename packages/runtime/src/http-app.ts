@@ -124,7 +124,8 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
 
   // Every answer of every door carries the request's id; every request is counted (and traced,
   // when spans are exported) once its response closes: 499 when the client went away first.
-  const begin = (req: Request, res: Response) => {
+  // Answers what counts it, to be called when the response closes.
+  const begin = (req: Request, res: Response): (() => void) => {
     const startedAt = performance.now();
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -133,15 +134,15 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
     const tracer = requestTracer();
     const span = tracer ? startRequestSpan(tracer, req.method, req.path, id) : undefined;
     if (span) res.locals.span = span;
-    res.once('close', () => {
+    return () => {
       const status = res.writableFinished ? res.statusCode : 499;
       const [door, route] = routeOf(req);
       recordRequest(door, req.method, route, status, (performance.now() - startedAt) / 1000);
       if (span) endRequestSpan(span, door, route, status);
-    });
+    };
   };
   app.use((req, res, next) => {
-    begin(req, res);
+    res.once('close', begin(req, res));
     next();
   });
 
@@ -169,7 +170,9 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
 
   // Every request's database work runs in a scope: its environment's fair share of
   // connections, and its statements cancelled when the client goes away (see @bo/db pool.ts).
-  const scoped = (req: Request, res: Response, next: () => void) => {
+  // `counted`: begin's counting, on the same close listener (a claimed request has both at once;
+  // a listener each cost its own add, wrapper and removal per request).
+  const scoped = (req: Request, res: Response, next: () => void, counted?: () => void) => {
     const startedAt = performance.now();
     const controller = new AbortController();
     const gone = () => {
@@ -182,6 +185,7 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
     res.once('close', () => {
       gone();
       socket.off('close', gone);
+      counted?.();
     });
     const environment = environmentFromHost(req.headers.host) ?? '';
     runInRequestScope(
@@ -242,8 +246,7 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
       Object.setPrototypeOf(res, app.response);
       res.locals = Object.create(null) as Response['locals'];
       req.originalUrl = req.url;
-      begin(req, res);
-      scoped(req, res, () => run(req, res));
+      scoped(req, res, () => run(req, res), begin(req, res));
       return;
     }
     app(incoming, outgoing);
