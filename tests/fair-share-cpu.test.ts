@@ -38,6 +38,12 @@ const PHASES = 9;
 const READS = 500;
 /** a busy phase ends after this long even if its reads are not all done (without the fair share a read took ~100 ms) */
 const PHASE_MAX_MS = 8_000;
+/**
+ * a quiet phase reads all of its READS, one at a time, however slow the machine: on one slow day
+ * (2026-11-28) v2's quiet reads took ~16 ms each and the busy phases' limit cut a quiet phase at 490
+ * of 500, which failed the count without saying anything about fairness. Its limit only stops a hang.
+ */
+const QUIET_PHASE_MAX_MS = 60_000;
 const ORGANIZATIONS = 150;
 /** the same page through each door that answers lists: v2's 100, v3's largest (30) */
 const DOORS = [
@@ -209,7 +215,7 @@ describe.each(DOORS)('the fair share between environments covers CPU time ($door
       const floods: Flooded[] = [];
       const busyCounts: number[] = [];
       const quietPhase = async () => {
-        const r = await reads(READS);
+        const r = await reads(READS, QUIET_PHASE_MAX_MS);
         expect(r.statuses).toEqual({ 200: READS });
         quietP99.push(p99(r.ms));
       };
@@ -254,5 +260,6 @@ describe.each(DOORS)('the fair share between environments covers CPU time ($door
     } finally {
       await Promise.all([flood.worker.terminate(), reader.worker.terminate()]);
     }
-  }, 180_000);
+    // 9 phases of each kind: on the slow day above, v2's took 150 s in all
+  }, 360_000);
 });
