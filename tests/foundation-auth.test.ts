@@ -145,6 +145,15 @@ describe('no stale credentials: a change made by another process counts at the n
     expect((await client.v3('GET', '/organization.list')).status).toBe(401);
   });
 
+  it('rights taken from a user by another process count at the next request (the parsed rights are not kept past their row)', async () => {
+    const client = await t.user('acme', 'narrowed@acme.test', { crm: 'read' });
+    expect((await client.v2('GET', '/crm/organization')).status).toBe(200);
+    expect((await client.v2('GET', '/crm/organization')).status).toBe(200);
+    await t.db.query(`UPDATE user_account SET rights = '{}'::jsonb WHERE email = 'narrowed@acme.test'`);
+    expect((await client.v2('GET', '/crm/organization')).status).toBe(403);
+    expect((await client.v3('GET', '/organization.list')).status).toBe(403);
+  });
+
   it('a user deactivated by another process loses its tokens at the next request', async () => {
     const client = await t.user('acme', 'leaving@acme.test', { crm: 'read' });
     expect((await client.v2('GET', '/crm/organization')).status).toBe(200);

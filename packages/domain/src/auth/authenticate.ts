@@ -2,7 +2,7 @@ import { rawRead, rememberedReadsOf } from '@bo/db';
 import { z } from 'zod';
 import type { DomainContext, UserPrincipal } from '../shared/context.js';
 import { NotFoundError, UnauthenticatedError } from '../shared/errors.js';
-import { rightsSchema } from '../shared/rights.js';
+import { type Rights, rightsSchema } from '../shared/rights.js';
 import { secretMatches } from './token-secret.js';
 
 export const authenticateInput = z.object({
@@ -75,6 +75,11 @@ async function tokenRow(ctx: DomainContext, key: string): Promise<TokenRow | und
   });
 }
 
+/** The environment's id when this process has read it before (no promise: asked on every request), else undefined. */
+export function knownEnvironmentId(ctx: DomainContext, name: string): string | undefined {
+  return environmentIdsOf(ctx).get(name);
+}
+
 export async function findEnvironmentId(ctx: DomainContext, name: string): Promise<string | null> {
   const environmentIds = environmentIdsOf(ctx);
   const cached = environmentIds.get(name);
@@ -91,7 +96,7 @@ export async function findEnvironmentId(ctx: DomainContext, name: string): Promi
  * including a token of another environment, is Unauthenticated.
  */
 export async function authenticate(ctx: DomainContext, input: AuthenticateInput): Promise<UserPrincipal> {
-  const environmentId = await findEnvironmentId(ctx, input.environment);
+  const environmentId = knownEnvironmentId(ctx, input.environment) ?? (await findEnvironmentId(ctx, input.environment));
   if (!environmentId) throw new NotFoundError('environment');
   if (!input.key || !input.secret) throw new UnauthenticatedError();
   const token = await tokenRow(ctx, input.key);
@@ -111,13 +116,27 @@ export async function authenticate(ctx: DomainContext, input: AuthenticateInput)
     token.lastUsedAt = now;
     await ctx.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
   }
-  const rights = rightsSchema.safeParse(token.rights);
   return {
     kind: 'user',
     environmentId,
     environmentName: input.environment,
     userId: token.userId,
     tokenId: token.id,
-    rights: rights.success ? rights.data : {},
+    rights: rightsOf(token),
   };
+}
+
+/**
+ * A token row's rights, checked once per row read: a remembered row serves the requests of up to a
+ * second, which parsed the same rights again each (the schema's record of every module).
+ */
+const parsedRights = new WeakMap<TokenRow, Rights>();
+function rightsOf(token: TokenRow): Rights {
+  let rights = parsedRights.get(token);
+  if (!rights) {
+    const parsed = rightsSchema.safeParse(token.rights);
+    rights = parsed.success ? parsed.data : {};
+    parsedRights.set(token, rights);
+  }
+  return rights;
 }

@@ -85,6 +85,20 @@ export class MaintenanceReader {
   /** The window covering an environment (its own first, then the one for all), or null. */
   async forEnvironment(environment: string | null): Promise<MaintenanceWindow | null> {
     await this.refresh();
+    return this.covering(environment);
+  }
+
+  /**
+   * forEnvironment's answer without a promise while the windows read are fresh; undefined when they
+   * must be read again (then forEnvironment). A door asks on every request: an await each cost more
+   * than the lookup.
+   */
+  current(environment: string | null): MaintenanceWindow | null | undefined {
+    return Date.now() - this.readAt < this.cacheMs ? this.covering(environment) : undefined;
+  }
+
+  private covering(environment: string | null): MaintenanceWindow | null {
+    if (this.windows.length === 0) return null;
     return (
       (environment ? this.windows.find((w) => w.scope === environment) : undefined) ??
       this.windows.find((w) => w.scope === ALL_ENVIRONMENTS) ??
