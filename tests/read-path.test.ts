@@ -176,11 +176,151 @@ describe('a name-prefix search counted in the database', () => {
       "SELECT indexdef FROM pg_indexes WHERE indexdef LIKE '%text_pattern_ops%' ORDER BY indexname",
     );
     expect(defs.length).toBeGreaterThanOrEqual(3);
-    for (const { indexdef } of defs) expect(indexdef).toMatch(/INCLUDE \((name|full_name|family_name)\)/);
+    for (const { indexdef } of defs) expect(indexdef).toMatch(/INCLUDE \((name|full_name|family_name), id\)/);
     // Count 1, 10-19, 100-199, 1000-1999
     const res = await api.v2('GET', '/crm/organization?q[name]=Count%201*&metadata=count&limit=5');
     expect(res.status, res.text).toBe(200);
     expect((res.body as { metadata?: { count?: number } }).metadata?.count).toBe(1111);
+  });
+});
+
+describe('a prefix search as a range of its index', () => {
+  it('a prefix search answers exactly the texts that start with it, whatever their case, script or characters (the range of a prefix is its texts, past U+10FFFF and the surrogates too), with every match counted', async () => {
+    const api = await a.environment('prefixrange');
+    const environmentId = await withOrganizations('prefixrange', 'Range');
+    const names = [
+      'Émile Zola',
+      'émilie',
+      'EMILE',
+      'Straße 1',
+      'STRASSE 2',
+      '50% off',
+      '50x',
+      '5_0 under',
+      'back\\slash',
+      'z',
+      'Zz',
+      'z{',
+      'a\u{10FFFF}',
+      'a\u{10FFFF}\u{10FFFF}b',
+      'b',
+      '\uD7FFx',
+      '\uE000y',
+      '日本語',
+      '日本',
+      '日',
+    ];
+    for (const name of names) await post(api, '/crm/organization', { name });
+    const prefixes = [
+      'Range 1',
+      'range 29',
+      'RANGE',
+      'émi',
+      'É',
+      'straße',
+      'STRA',
+      '50%',
+      '5_',
+      'back\\',
+      'z',
+      'Z',
+      'a\u{10FFFF}',
+      '\uD7FF',
+      '日本',
+      '日',
+      'nothing',
+    ];
+    for (const prefix of prefixes) {
+      const expected = await a.db.query<{ name: string }>(
+        'SELECT name FROM organization WHERE environment_id = $1 AND starts_with(lower(name), lower($2)) ORDER BY name, id',
+        [environmentId, prefix],
+      );
+      const res = await api.v2(
+        'GET',
+        `/crm/organization?q[name]=${encodeURIComponent(`${prefix}*`)}&sort=name&limit=100&metadata=count`,
+      );
+      expect(res.status, res.text).toBe(200);
+      const body = res.body as Envelope<{ name: string }[]> & { metadata?: { count?: number } };
+      expect(
+        body.data.map((o) => o.name),
+        prefix,
+      ).toEqual(expected.slice(0, 100).map((r) => r.name));
+      expect(body.metadata?.count, prefix).toBe(expected.length);
+    }
+    // the successor the range ends before: the prefix's last character that is not U+10FFFF, one code point on
+    const successors = await a.db.query<{ s: string | null }>(
+      `SELECT text_prefix_successor(p) AS s FROM unnest($1::text[]) WITH ORDINALITY AS x(p, n) ORDER BY n`,
+      [['acme', 'az', 'a\u{10FFFF}', '\uD7FF', 'é', '', '\u{10FFFF}']],
+    );
+    expect(successors.map((r) => r.s)).toEqual(['acmf', 'a{', 'b', '\uE000', 'ê', null, null]);
+  });
+
+  it('a first page of a prefix search, its count with it, is one statement whose generic plan PostgreSQL keeps for narrow, wide and empty prefixes alike: the prefix index read as a range, the name from the index, each row by its key', async () => {
+    await a.environment('prefixplan');
+    const environmentId = await withOrganizations('prefixplan', 'Prefix');
+    await a.db.query('VACUUM organization');
+    const page = (prefix: string) => {
+      const compiled = compileList(organization.sqlModel, environmentId, {
+        where: { and: [{ path: 'name', op: 'eq', value: `${prefix}*` }] },
+        orderBy: [{ path: 'name', dir: 'asc' }],
+        offset: 0,
+        limit: 100,
+        count: true,
+      });
+      const hidden = compiled.hidden();
+      if (!hidden) throw new Error('a first page has its hidden form');
+      return capturedStatements(environmentId, (reader) =>
+        organization.loader.pageJson(
+          reader,
+          {
+            ids: hidden.pageSql,
+            params: compiled.pageParams.slice(1),
+            stablePlan: true,
+            count: { sql: hidden.countSql, counted: () => {} },
+          },
+          'row_to_json(t)::text',
+        ),
+      ).then((statements) => statements[0] as { sql: string; params: unknown[] });
+    };
+    expect(
+      compileList(organization.sqlModel, environmentId, { orderBy: [], offset: 100, limit: 100, count: true }).hidden(),
+    ).toBeNull();
+    const client = new pg.Client({ connectionString: a.db.url });
+    await client.connect();
+    try {
+      const runs: [string, number, number][] = [
+        ['prefix 1', 100, 1111],
+        ['prefix', 100, 3000],
+        ['nothing', 0, 0],
+        ['Prefix 29', 100, 111],
+      ];
+      for (let i = 0; i < 8; i += 1) {
+        const [prefix, rows, count] = runs[i % runs.length] as [string, number, number];
+        const statement = await page(prefix);
+        const r = await client.query<{ page_count__: number }>({
+          name: 'prefix_page',
+          text: statement.sql,
+          values: statement.params,
+        });
+        expect(r.rows.length, prefix).toBe(rows);
+        if (rows > 0) expect(r.rows[0]?.page_count__, prefix).toBe(count);
+      }
+      const plans = await client.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'prefix_page'`,
+      );
+      expect(plans.rows[0]).toEqual({ generic_plans: '3', custom_plans: '5' });
+      const plan = (
+        await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE prefix_page('${environmentId}', 'prefix 1')`)
+      ).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
+      // the count and the page's ids, each off the index alone (it holds the name and the id)
+      expect(plan.match(/Index Only Scan using organization_environment_id_lower_name_idx/g)).toHaveLength(2);
+      expect(plan).toMatch(/organization_pkey/);
+      expect(plan).not.toMatch(/Seq Scan on organization\b/);
+    } finally {
+      await client.end();
+    }
   });
 });
 
@@ -356,7 +496,7 @@ describe('one plan for every environment only where no value can change it', () 
     }
   });
 
-  it("an unfiltered page in the entity's own order, a change-tracking page (each one statement straight off its index) and the token lookup are prepared; another filtered or sorted page's ids are planned for its values (its count, when asked, in the same statement), its rows read by id through a prepared statement", async () => {
+  it("an unfiltered page in the entity's own order, a change-tracking page (each one statement straight off its index) and the token lookup are prepared; a first page of a prefix on a prefix-indexed column is one prepared statement with its count; another filtered or sorted page's ids are planned for its values (its count, when asked, in the same statement), its rows read by id through a prepared statement", async () => {
     const { log, service } = await wireService();
     const api = await service.environment('planned');
     await post(api, '/crm/organization', { name: 'Planned 1', email: 'planned1@example.com' });
@@ -387,14 +527,22 @@ describe('one plan for every environment only where no value can change it', () 
       / FROM "organization" t WHERE t\.environment_id = \(SELECT \$1::text\) AND \(?t\."updated_at" >= \(SELECT \$2::timestamptz\)\)? ORDER BY t\."updated_at" DESC, t\."id" DESC LIMIT 10$/s,
     );
     expect(changes[0]?.prepared).not.toBe('');
-    // the same range sorted by another key, a range on a column without such an index, a prefix:
-    // their ids are planned for their values
+    // a prefix of a prefix-indexed column, with its count: one prepared statement, the count a column of it
+    const prefixed = (await statementsOf(api, '/crm/organization?limit=10&q[name]=Planned*&metadata=count')).filter((x) =>
+      x.sql.includes('"organization"'),
+    );
+    expect(prefixed).toHaveLength(1);
+    expect(prefixed[0]?.sql).toContain('unnest(ARRAY(SELECT t."id" AS id FROM "organization" t ');
+    expect(prefixed[0]?.sql).toContain('lower(t."name") ~>=~ lower((SELECT $2::text))');
+    expect(prefixed[0]?.prepared).not.toBe('');
+    // the same range sorted by another key, a range on a column without such an index, a prefix of a
+    // column without a prefix index: their ids are planned for their values
     const indexed = await a.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'organization' AND indexdef LIKE '%(environment_id, email, id)%'`,
     );
     expect(indexed[0]?.n).toBe(0);
     for (const path of [
-      '/crm/organization?limit=10&q[name]=Planned*',
+      '/crm/organization?limit=10&q[email]=planned*',
       '/crm/organization?limit=10&sort=-name',
       '/crm/organization?limit=10&q[updated_at][ge]=2020-01-01&sort=-name',
       '/crm/organization?limit=10&q[email][ge]=a&sort=email',
@@ -410,7 +558,7 @@ describe('one plan for every environment only where no value can change it', () 
     }
     // such a page with its count: the count comes in the statement of the ids (one statement and one
     // round trip less), the rows by id as before; the count is every match, the page its limit
-    const counted = await statementsOf(api, '/crm/organization?limit=1&q[name]=Planned*&metadata=count');
+    const counted = await statementsOf(api, '/crm/organization?limit=1&q[email]=planned*&metadata=count');
     const idsAndCount = counted.filter((x) => x.sql.includes('SELECT count(*)::int AS count FROM "organization" t'));
     expect(idsAndCount).toHaveLength(1);
     expect(idsAndCount[0]?.sql).toMatch(

@@ -5,7 +5,7 @@ import pg from 'pg';
  * the organizations and their addresses (no other table for its schema reader to walk), the
  * same rows as the service's environment (same ids, names and timestamps, copied), and the
  * indexes its queries can use: `lower(name) text_pattern_ops` for the case-insensitive prefix (with
- * the name included, as the service's: its count is then read off the index alone),
+ * the name and the id included, as the service's: its count and a sorted page of ids are then read off the index alone),
  * `name` for the sort by name, `updated_at` for change tracking, `(created_at, id)` for the first
  * page in creation order, and the address's foreign key.
  */
@@ -27,7 +27,7 @@ export const PEER_SCHEMA = `
     locality text,
     country_code text
   );
-  CREATE INDEX organization_lower_name_prefix ON organization (lower(name) text_pattern_ops) INCLUDE (name);
+  CREATE INDEX organization_lower_name_prefix ON organization (lower(name) text_pattern_ops) INCLUDE (name, id);
   CREATE INDEX organization_name ON organization (name);
   CREATE INDEX organization_updated_at ON organization (updated_at);
   CREATE INDEX organization_created_at_id ON organization (created_at, id);

@@ -186,6 +186,12 @@ export interface CompiledList {
   orderSql: string;
   countSql: string;
   countParams: unknown[];
+  /**
+   * a first page's `pageSql` and `countSql` with their values hidden from the planner (see
+   * hiddenFromPlanner): statements whose generic plan PostgreSQL keeps; null for a deeper page.
+   * Made when asked (most pages never need them).
+   */
+  hidden(): { pageSql: string; countSql: string } | null;
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -315,6 +321,16 @@ function coerce(field: SqlField, raw: string, parameter: string): unknown {
   }
 }
 
+/**
+ * The literal of a wildcard value that is a prefix alone (`Acme*`), or null: its only `*` at the end,
+ * and some character other than U+10FFFF before it (a run of that last code point has no successor).
+ */
+export function prefixLiteral(raw: string): string | null {
+  if (raw.length < 2 || raw.indexOf('*') !== raw.length - 1) return null;
+  const literal = raw.slice(0, -1);
+  return /[^\u{10FFFF}]/u.test(literal) ? literal : null;
+}
+
 function likePattern(raw: string): string {
   return raw.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
@@ -337,6 +353,16 @@ function leafFor(field: SqlField, c: Comparison, params: Params, parameter: stri
       }
       // wildcard matches are case-insensitive; exact matches are exact. lower() LIKE lower()
       // rather than ILIKE, so an index on (environment_id, lower(col) text_pattern_ops) serves prefixes
+      const prefix = prefixLiteral(raw);
+      if (prefix !== null) {
+        // a prefix alone as the exact range of its texts (migration 20261128120000_text_prefix_successor):
+        // the index serves a range whose bounds are parameters, a LIKE only once its pattern is known
+        const lit = params.add(prefix, 'text');
+        return {
+          build: (v) => `(lower(${v}) ~>=~ lower(${lit}) AND lower(${v}) ~<~ text_prefix_successor(lower(${lit})))`,
+          negate: false,
+        };
+      }
       const p = params.add(likePattern(raw), 'text');
       return { build: (v) => `lower(${v}) LIKE lower(${p})`, negate: false };
     }
@@ -522,13 +548,21 @@ export function compileList(model: SqlModel, environmentId: string, query: ListQ
   const table = ident(model.table);
   const page = pageClause(params, query);
   const from = `FROM ${table} ${alias} WHERE ${whereSql} ORDER BY ${order.join(', ')} ${page}`;
+  const pageSql = `SELECT ${alias}."id" AS id ${from}`;
+  const countSql = `SELECT count(*)::int AS count FROM ${table} ${alias} WHERE ${whereSql}`;
+  const first = !page.includes('OFFSET');
   return {
-    pageSql: `SELECT ${alias}."id" AS id ${from}`,
+    pageSql,
     pageParams: params.values,
-    firstPageFrom: page.includes('OFFSET') ? null : hiddenFromPlanner(from, params),
+    firstPageFrom: first ? hiddenFromPlanner(from, params) : null,
     orderSql: order.join(', '),
-    countSql: `SELECT count(*)::int AS count FROM ${table} ${alias} WHERE ${whereSql}`,
+    countSql,
     countParams,
+    hidden: () => {
+      const hiddenPage = first ? hiddenFromPlanner(pageSql, params) : null;
+      const hiddenCount = first ? hiddenFromPlanner(countSql, params) : null;
+      return hiddenPage !== null && hiddenCount !== null ? { pageSql: hiddenPage, countSql: hiddenCount } : null;
+    },
   };
 }
 

@@ -154,6 +154,11 @@ export interface TenantSql {
    */
   indexedOrder?(table: string, column: string): Promise<boolean>;
   /**
+   * True when the table has an index on (environment_id, lower(column) text_pattern_ops) (see
+   * indexed-orders.ts): a prefix search on the column has one best plan whatever the prefix. Absent: not known.
+   */
+  indexedPrefix?(table: string, column: string): Promise<boolean>;
+  /**
    * Runs `write` in one transaction of its own on a connection of the client's pool (its guards,
    * its request scope), the tenant reader on that connection: BEGIN, the reader's statements,
    * COMMIT, or ROLLBACK when `write` throws. No Prisma: for a write that goes only through the
@@ -211,6 +216,7 @@ export function tenantSql(client: PrismaClient, environmentId: string, opts?: Te
     write: <T>(sql: string, params: readonly unknown[] = [], options?: ReadOptions) =>
       read<T>(sql, [environmentId, ...params], options).finally(noteRequestWrite),
     indexedOrder: (table, column) => indexedOrdersOf(client).has(table, column),
+    indexedPrefix: (table, column) => indexedOrdersOf(client).hasPrefix(table, column),
     ...(pool
       ? {
           transaction: <T>(write: (reader: TenantReader) => Promise<T>, options?: WriteTransactionOptions) =>

@@ -3,7 +3,14 @@
 // and parameters it writes. A change to the compiler shows in these snapshots' diff.
 import { describe, expect, it } from 'vitest';
 import type { Condition, ListQuery } from '../src/list-query.js';
-import { type CustomFieldCompiler, compileList, type ListAccess, ListQueryError, type SqlModel } from '../src/list-sql.js';
+import {
+  type CustomFieldCompiler,
+  compileList,
+  type ListAccess,
+  ListQueryError,
+  prefixLiteral,
+  type SqlModel,
+} from '../src/list-sql.js';
 
 // the same hook the domain gives an entity with custom fields (customfields/custom-field.sql.ts)
 const customFields: CustomFieldCompiler = ({ alias, environmentParam, nameParam, predicate }) =>
@@ -255,14 +262,14 @@ describe('list compiler: one case per operator', () => {
 });
 
 describe('list compiler: wildcards (case-insensitive LIKE, the rest escaped)', () => {
-  it('a prefix', () => {
+  it('a prefix alone is the range of the texts that start with it (its successor computed by PostgreSQL from the lowered prefix), not a LIKE', () => {
     expect(filter({ path: 'name', op: 'eq', value: 'Ac*' })).toMatchInlineSnapshot(`
       {
         "params": [
           "env-1",
-          "Ac%",
+          "Ac",
         ],
-        "sql": "SELECT t."id" AS id FROM "organization" t WHERE t.environment_id = $1 AND lower(t."name") LIKE lower($2) ORDER BY t."id" ASC LIMIT 10",
+        "sql": "SELECT t."id" AS id FROM "organization" t WHERE t.environment_id = $1 AND (lower(t."name") ~>=~ lower($2) AND lower(t."name") ~<~ text_prefix_successor(lower($2))) ORDER BY t."id" ASC LIMIT 10",
       }
     `);
   });
@@ -303,12 +310,37 @@ describe('list compiler: wildcards (case-insensitive LIKE, the rest escaped)', (
     `);
   });
 
-  it('%, _ and \\ in the value are literal characters (a backslash does not escape *)', () => {
+  it('which wildcard values are a prefix alone: one * at the end, after something other than U+10FFFF', () => {
+    expect(['Ac*', 'a\u{10FFFF}*', '%*', '\\*'].map(prefixLiteral)).toEqual(['Ac', 'a\u{10FFFF}', '%', '\\']);
+    expect(['*', 'Ac', '*Ac*', 'A*c*', 'A*c', '\u{10FFFF}*', '\u{10FFFF}\u{10FFFF}*'].map(prefixLiteral)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('%, _ and \\ in a prefix are the prefix as written (a range, no pattern)', () => {
     expect(filter({ path: 'name', op: 'eq', value: '50%_off\\*' })).toMatchInlineSnapshot(`
       {
         "params": [
           "env-1",
-          "50\\%\\_off\\\\%",
+          "50%_off\\",
+        ],
+        "sql": "SELECT t."id" AS id FROM "organization" t WHERE t.environment_id = $1 AND (lower(t."name") ~>=~ lower($2) AND lower(t."name") ~<~ text_prefix_successor(lower($2))) ORDER BY t."id" ASC LIMIT 10",
+      }
+    `);
+  });
+
+  it('%, _ and \\ in the value are literal characters (a backslash does not escape *)', () => {
+    expect(filter({ path: 'name', op: 'eq', value: '*50%_off\\*' })).toMatchInlineSnapshot(`
+      {
+        "params": [
+          "env-1",
+          "%50\\%\\_off\\\\%",
         ],
         "sql": "SELECT t."id" AS id FROM "organization" t WHERE t.environment_id = $1 AND lower(t."name") LIKE lower($2) ORDER BY t."id" ASC LIMIT 10",
       }
@@ -355,9 +387,9 @@ describe('list compiler: nested paths', () => {
       {
         "params": [
           "env-1",
-          "Ut%",
+          "Ut",
         ],
-        "sql": "SELECT t."id" AS id FROM "organization" t WHERE t.environment_id = $1 AND EXISTS (SELECT 1 FROM "address" r1 WHERE r1."organization_id" = t."id" AND r1.environment_id = $1 AND r1."kind" = 'visiting' AND lower(r1."city") LIKE lower($2)) ORDER BY t."id" ASC LIMIT 10",
+        "sql": "SELECT t."id" AS id FROM "organization" t WHERE t.environment_id = $1 AND EXISTS (SELECT 1 FROM "address" r1 WHERE r1."organization_id" = t."id" AND r1.environment_id = $1 AND r1."kind" = 'visiting' AND (lower(r1."city") ~>=~ lower($2) AND lower(r1."city") ~<~ text_prefix_successor(lower($2)))) ORDER BY t."id" ASC LIMIT 10",
       }
     `);
   });

@@ -1,4 +1,12 @@
-import { type CompiledList, compileList, inTransaction, type ListQuery, ListQueryError, type TenantReader } from '@bo/db';
+import {
+  type CompiledList,
+  compileList,
+  inTransaction,
+  type ListQuery,
+  ListQueryError,
+  prefixLiteral,
+  type TenantReader,
+} from '@bo/db';
 import type { RenderReservation } from '../../rendering/render-pool.js';
 import type { UserContext } from '../../trpc.js';
 import { BadRequestError, BusinessRuleError, ForbiddenError, NotFoundError, sqlStateOf } from '../errors.js';
@@ -178,6 +186,15 @@ async function compiledPage(ctx: UserContext, entity: AnyEntity, input: ListQuer
   // whatever the values
   const stablePlan =
     (!where && input.orderBy.length === 0 && entity.indexedOrder) || (await rangeInIndexOrder(ctx, entity, query));
+  // a first page of a prefix search on a prefix-indexed column: its ids are a range of that index
+  // whatever the prefix, so the page (and its count) is one prepared statement, its values hidden
+  // from the planner (each execution then costs what the generic plan costs, and PostgreSQL keeps it)
+  const hidden = !stablePlan && (await prefixOnIndex(ctx, entity, query)) ? compiled.hidden() : null;
+  if (hidden) {
+    const page: PageSource = { ids: hidden.pageSql, params: withoutEnvironment(ctx, compiled.pageParams), stablePlan: true };
+    if (!query.count) return { page, count: () => null };
+    return { page, count: countBeside(page, hidden.countSql) };
+  }
   const page: PageSource = {
     ids: compiled.pageSql,
     params: withoutEnvironment(ctx, compiled.pageParams),
@@ -187,12 +204,7 @@ async function compiledPage(ctx: UserContext, entity: AnyEntity, input: ListQuer
   if (query.count && !stablePlan) {
     // planned for their values either way: the count comes with the ids, in one statement (its
     // parameters are the first of the page's)
-    let counted: (count: number) => void = () => {};
-    const total = new Promise<number>((resolve) => {
-      counted = resolve;
-    });
-    page.count = { sql: compiled.countSql, counted };
-    return { page, count: () => total };
+    return { page, count: countBeside(page, compiled.countSql) };
   }
   const count = query.count
     ? () =>
@@ -238,6 +250,39 @@ export async function listEntityAs(
   return { items, count: total };
 }
 
+/** The page's count read in the page's own statement (`PageSource.count`): its parameters are the first of the page's. */
+function countBeside(page: PageSource, sql: string): () => Promise<number> {
+  let counted: (count: number) => void = () => {};
+  const total = new Promise<number>((resolve) => {
+    counted = resolve;
+  });
+  page.count = { sql, counted };
+  return () => total;
+}
+
+/** The whole filter, past groups of one condition. */
+function soleCondition(query: ListQuery): ListQuery['where'] {
+  let where = query.where;
+  // the wire's parsers group conditions: a group of one is that condition
+  while (where && 'and' in where && where.and.length === 1) where = where.and[0];
+  return where;
+}
+
+/**
+ * A page whose whole filter is a prefix (`name=Acme*`) on a column of a table with an index on
+ * (environment_id, lower(column) text_pattern_ops): the list compiler writes it as a range of that
+ * index, which no prefix can make another plan better for (the count reads that range alone; the
+ * page sorts the range's ids, the index holding the column).
+ */
+async function prefixOnIndex(ctx: UserContext, entity: AnyEntity, query: ListQuery): Promise<boolean> {
+  const where = soleCondition(query);
+  if (!where || !('path' in where) || where.op !== 'eq' || typeof where.value !== 'string') return false;
+  if (prefixLiteral(where.value) === null) return false;
+  const field = entity.sqlModel.fields[where.path];
+  if (!field || field.expression) return false;
+  return (await ctx.sql.indexedPrefix?.(entity.table, field.column)) ?? false;
+}
+
 const RANGE_OPERATORS = new Set(['ge', 'gt', 'le', 'lt']);
 
 /**
@@ -248,9 +293,7 @@ const RANGE_OPERATORS = new Set(['ge', 'gt', 'le', 'lt']);
  */
 async function rangeInIndexOrder(ctx: UserContext, entity: AnyEntity, query: ListQuery): Promise<boolean> {
   const [key, ...more] = query.orderBy;
-  let where = query.where;
-  // the wire's parsers group conditions: a group of one is that condition
-  while (where && 'and' in where && where.and.length === 1) where = where.and[0];
+  const where = soleCondition(query);
   if (!key || more.length > 0 || !where || !('path' in where)) return false;
   if (where.path !== key.path || !RANGE_OPERATORS.has(where.op)) return false;
   const field = entity.sqlModel.fields[where.path];

@@ -5,6 +5,8 @@ import { type AnyField, columnOf, type TargetEntity } from './fields.js';
 
 /** first-page statement texts kept per select list (see firstPageSql) */
 const KEPT_TEXTS = 2_000;
+/** the column a page's count comes in, beside its rows (PageSource.count on a page of stable plan) */
+const COUNT_COLUMN = 'page_count__';
 
 /**
  * The page loader derived from an entity's declaration: the rows with every embedded
@@ -21,9 +23,9 @@ export interface PageSource {
   /** a first page as `FROM <table> t … LIMIT n` (CompiledList.firstPageFrom): with a stable plan, its rows are selected straight from it */
   firstPageFrom?: string | null;
   /**
-   * the page's count, for a page whose ids are planned for their values: read in the statement that
-   * reads the ids (`countSql` over the same parameters), told to `counted` (one round trip and one
-   * statement less than a count beside the page)
+   * the page's count, read in the statement that reads the ids (`countSql` over the same parameters),
+   * told to `counted` (one round trip and one statement less than a count beside the page): for a
+   * page whose ids are planned for their values, and for a stable page without `firstPageFrom`
    */
   count?: { sql: string; counted: (count: number) => void };
 }
@@ -298,6 +300,26 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     return sql;
   };
   const byIdJsonStatements = new Map<string, string>();
+  const countedPages = new Map<string, Map<string, string>>();
+  const countedPageSql = (select: string, ids: string, countSql: string): string => {
+    let byIds = countedPages.get(select);
+    if (!byIds) {
+      byIds = new Map();
+      countedPages.set(select, byIds);
+    }
+    const key = `${ids}\u0000${countSql}`;
+    let sql = byIds.get(key);
+    if (sql === undefined) {
+      sql = `SELECT ${select}, (${countSql}) AS ${COUNT_COLUMN}
+          FROM unnest(ARRAY(${ids})) WITH ORDINALITY AS page(id, n)
+          CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
+         ORDER BY page.n`;
+      // a text per filtered column and order (the values are parameters): a bound all the same
+      if (byIds.size >= KEPT_TEXTS) byIds.clear();
+      byIds.set(key, sql);
+    }
+    return sql;
+  };
 
   /** a page's rows with `select` over `t`: the ids planned for their values, or the rows straight off the index */
   const pageRows = (reader: TenantSql, page: PageSource, select: string): Promise<Record<string, unknown>[]> => {
@@ -334,11 +356,30 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     // an array (ARRAY(…), run once) so that the plan's row estimate is the same whatever the values
     // (a range of 3 rows or of 3,000): PostgreSQL then keeps its generic plan instead of planning
     // the select list's sub-queries at every execution
-    const sql = `SELECT ${select}
+    const count = page.count;
+    if (!count) {
+      const sql = `SELECT ${select}
           FROM unnest(ARRAY(${page.ids})) WITH ORDINALITY AS page(id, n)
           CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
          ORDER BY page.n`;
-    return reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true });
+      return reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true });
+    }
+    // the count as a column of every row (an InitPlan, run once): one statement for page and count.
+    // A page with no row carries none, and its count is read alone (a prefix nothing starts with)
+    return reader
+      .read<Record<string, unknown>>(countedPageSql(select, page.ids, count.sql), page.params, { stablePlan: true })
+      .then(async (rows) => {
+        const first = rows[0];
+        if (!first) {
+          const [row] = await reader.read<{ count: number }>(count.sql, page.params, { stablePlan: true });
+          count.counted(row?.count ?? 0);
+          return rows;
+        }
+        count.counted(first[COUNT_COLUMN] as number);
+        // the last key of each row: deleting it undoes its addition, the rows keep their shape
+        for (const row of rows) delete row[COUNT_COLUMN];
+        return rows;
+      });
   };
 
   return {
