@@ -23,6 +23,17 @@ describe('no input produces a 500', () => {
     ['a NUL byte in a filter', 'GET', '/crm/organization?q[name]=%00', undefined, 400],
     ['a NUL byte in a nested filter', 'GET', '/crm/organization?q[relation_type.label]=a%00', undefined, 400],
     ['a NUL byte in an in-list', 'GET', '/crm/organization?q[name][in]=%00,b', undefined, 400],
+    // a prefix alone is a range whose successor PostgreSQL computes: bytes that are not text, and the last code point
+    ['a NUL byte in a prefix', 'GET', '/crm/organization?q[name]=a%00*&metadata=count', undefined, 400],
+    ['a lone surrogate in a prefix', 'GET', '/crm/organization?q[name]=%ED%A0%80*&metadata=count', undefined, 200],
+    ['the last code point as a prefix', 'GET', '/crm/organization?q[name]=%F4%8F%BF%BF*&metadata=count', undefined, 200],
+    [
+      'the last code point after a letter as a prefix',
+      'GET',
+      '/crm/organization?q[name]=a%F4%8F%BF%BF*&metadata=count',
+      undefined,
+      200,
+    ],
     ['a year before 1', 'GET', '/crm/organization?q[created_at][ge]=0000-01-01', undefined, 400],
     ['an offset beyond safe integers', 'GET', '/crm/organization?offset=99999999999999999999', undefined, 400],
     // any limit above the maximum is cut to 100 (README), however large
