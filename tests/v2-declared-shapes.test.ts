@@ -241,6 +241,29 @@ describe('declared v2 read shapes', () => {
     expect(JSON.stringify(row)).not.toContain('manager@shapes.test');
   });
 
+  it('crm/organization: a prefix page with its count (one statement, the count a column of every row) reads the same for a caller whose rights mask a relation, without the count among its keys', async () => {
+    const crmOnly = await t.user('shapes', 'crm-only-count@shapes.test', { crm: 'read' });
+    await new Promise((r) => setTimeout(r, 50));
+    log.clear();
+    const res = await crmOnly.v2('GET', '/crm/organization?q[name]=Everything*&metadata=count');
+    const rows = data<Record<string, unknown>[]>(res);
+    await new Promise((r) => setTimeout(r, 50));
+    // the page and its count came from the one statement (the path this test is about)
+    expect(log.statements.filter((s) => s.sql.includes('page_count__'))).toHaveLength(1);
+    expect((res.body as Envelope).metadata).toEqual({ count: 1 });
+    expect(rows).toHaveLength(1);
+    const row = rows[0] as Record<string, unknown>;
+    // the statement's count column (page_count__) is not among the row's keys
+    expect(Object.keys(row).filter((key) => key.endsWith('__'))).toEqual([]);
+    expect(row.relation_manager).toEqual({ id: expect.any(String), name: 'Shape Manager' });
+    const single = data<Record<string, unknown>>(await crmOnly.v2('GET', `/crm/organization/${row.id}`));
+    expect(JSON.stringify(row)).toBe(JSON.stringify(single));
+    // and a prefix nothing starts with: an empty page counted apart
+    const none = await crmOnly.v2('GET', '/crm/organization?q[name]=Nothing%20starts%20so*&metadata=count');
+    expect(data<unknown[]>(none)).toEqual([]);
+    expect((none.body as Envelope).metadata).toEqual({ count: 0 });
+  });
+
   it('crm/organization: the seeded row with every field set shows each of them (the shape reads what was written)', async () => {
     const [row] = data<Record<string, unknown>[]>(await acme.v2('GET', '/crm/organization?q[name]=Everything*'));
     expect(row).toMatchObject({

@@ -248,15 +248,23 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
   };
 
   const table = ident(entity.table);
+  /**
+   * `select` over the rows whose ids `ids` (an array expression) holds, in its order: each fetched by
+   * its primary key (LATERAL … OFFSET 0 keeps the subquery from being pulled up: as a plain join, the
+   * planner hash-joined a scan of the environment's whole table whenever it was small enough to look
+   * cheap). `extra`: more columns after the select list.
+   */
+  const rowsOfIds = (select: string, ids: string, extra = ''): string =>
+    `SELECT ${select}${extra}
+          FROM unnest(${ids}) WITH ORDINALITY AS page(id, n)
+          CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
+         ORDER BY page.n`;
   const ordered = new Map<string, string>();
   let single: string | null = null;
   const rowsInOrder = (select: string): string => {
     let sql = ordered.get(select);
     if (sql) return sql;
-    sql = `SELECT ${select}
-       FROM unnest($2::text[]) WITH ORDINALITY AS page(id, n)
-       CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
-      ORDER BY page.n`;
+    sql = rowsOfIds(select, '$2::text[]');
     ordered.set(select, sql);
     return sql;
   };
@@ -310,10 +318,7 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
     const key = `${ids}\u0000${countSql}`;
     let sql = byIds.get(key);
     if (sql === undefined) {
-      sql = `SELECT ${select}, (${countSql}) AS ${COUNT_COLUMN}
-          FROM unnest(ARRAY(${ids})) WITH ORDINALITY AS page(id, n)
-          CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
-         ORDER BY page.n`;
+      sql = rowsOfIds(select, `ARRAY(${ids})`, `, (${countSql}) AS ${COUNT_COLUMN}`);
       // a text per filtered column and order (the values are parameters): a bound all the same
       if (byIds.size >= KEPT_TEXTS) byIds.clear();
       byIds.set(key, sql);
@@ -350,19 +355,13 @@ export function entityLoader<Row>(entity: TargetEntity): EntityLoader<Row> {
       // PostgreSQL keeps. A deeper page would run the select list for every row it skips: it reads ids
       return reader.read<Record<string, unknown>>(firstPageSql(select, page.firstPageFrom), page.params, { stablePlan: true });
     }
-    // a deeper page: each page row is fetched by its primary key (LATERAL … OFFSET 0 keeps the subquery from being
-    // pulled up): as a plain join, the planner hash-joined a scan of the environment's whole table
-    // (10,000 rows read for 100) whenever the table was small enough to look cheap. The ids come as
-    // an array (ARRAY(…), run once) so that the plan's row estimate is the same whatever the values
-    // (a range of 3 rows or of 3,000): PostgreSQL then keeps its generic plan instead of planning
-    // the select list's sub-queries at every execution
+    // a deeper page: each page row is fetched by its primary key (rowsOfIds; a plain join read 10,000
+    // rows for 100). The ids come as an array (ARRAY(…), run once) so that the plan's row estimate is
+    // the same whatever the values (a range of 3 rows or of 3,000): PostgreSQL then keeps its generic
+    // plan instead of planning the select list's sub-queries at every execution
     const count = page.count;
     if (!count) {
-      const sql = `SELECT ${select}
-          FROM unnest(ARRAY(${page.ids})) WITH ORDINALITY AS page(id, n)
-          CROSS JOIN LATERAL (SELECT * FROM ${table} r WHERE r.id = page.id AND r.environment_id = $1 OFFSET 0) t
-         ORDER BY page.n`;
-      return reader.read<Record<string, unknown>>(sql, page.params, { stablePlan: true });
+      return reader.read<Record<string, unknown>>(rowsOfIds(select, `ARRAY(${page.ids})`), page.params, { stablePlan: true });
     }
     // the count as a column of every row (an InitPlan, run once): one statement for page and count.
     // A page with no row carries none, and its count is read alone (a prefix nothing starts with)
