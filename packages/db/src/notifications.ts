@@ -72,6 +72,9 @@ export const CAUGHT_UP_TIMEOUT_MS = 500;
  */
 export const CATCH_UP_QUERY = 'SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END AS lsn';
 
+/** the catch-up query prepared once per listening connection: planned once, not on every catch-up */
+const CATCH_UP_STATEMENT = { name: 'bo_catch_up', text: CATCH_UP_QUERY };
+
 /** application_name of the listening connection (to be found in pg_stat_activity) */
 export const LISTENER_APPLICATION_NAME = 'bizops-listen';
 
@@ -158,7 +161,7 @@ class SharedListener {
       if (this.next === done) this.next = null;
       const at = performance.now();
       this.sent = { at, done };
-      return client.query<{ lsn: string | null }>(CATCH_UP_QUERY).then((result) => {
+      return client.query<{ lsn: string | null }>(CATCH_UP_STATEMENT).then((result) => {
         // the notifications sent before this answer reached their handlers as they were read
         const current = this.client === client;
         if (current && at > this.answeredSentAt) {

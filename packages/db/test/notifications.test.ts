@@ -151,7 +151,11 @@ describe('notification listener', () => {
     try {
       const query = vi.spyOn(pg.Client.prototype, 'query');
       const catchUpQueries = () =>
-        query.mock.calls.filter((call, k) => call[0] === CATCH_UP_QUERY && query.mock.contexts[k] !== other).length;
+        query.mock.calls.filter(
+          (call, k) =>
+            // the catch-up is sent as a prepared statement: its text is the config's
+            (call[0] as { text?: unknown } | undefined)?.text === CATCH_UP_QUERY && query.mock.contexts[k] !== other,
+        ).length;
       try {
         for (let i = 0; i < 50; i += 1) {
           await other.query(`SELECT pg_notify('bo_test_c', 'n${i}')`);
