@@ -143,3 +143,21 @@ export async function withCustomFieldValues(
   );
   await bench.pool.query('ANALYZE custom_field_value');
 }
+
+/**
+ * An environment with 1,000 organizations and the v2 read a profiling aid loads: one record by id
+ * (`byId`) or the first page of 100 (`page`), as the URL and headers the load generator sends.
+ */
+export async function organizationRead(
+  bench: BenchService,
+  envName: string,
+  read: 'byId' | 'page',
+): Promise<{ url: string; headers: Record<string, string> }> {
+  const env = await bench.environment(envName);
+  await insertOrganizations(bench.pool, env.id, 1000);
+  const [first] = (
+    await bench.pool.query<{ id: string }>('SELECT id FROM organization WHERE environment_id = $1 LIMIT 1', [env.id])
+  ).rows;
+  const base = `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization`;
+  return { url: read === 'byId' ? `${base}/${first?.id}` : `${base}?limit=100`, headers: { ...env.v2, host: env.host } };
+}

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 import { load } from '../support/load.js';
-import { insertOrganizations, startBenchService } from '../support/service.js';
+import { organizationRead, startBenchService } from '../support/service.js';
 
 /**
  * Profiling aid (issue 31, "bytes built and copied"): V8's sampling heap profile of the service while
@@ -18,14 +18,7 @@ interface HeapNode {
 const read = process.argv[2] === 'page' ? 'page' : 'byId';
 const bench = await startBenchService();
 try {
-  const env = await bench.environment('allocations');
-  await insertOrganizations(bench.pool, env.id, 1000);
-  const [first] = (
-    await bench.pool.query<{ id: string }>('SELECT id FROM organization WHERE environment_id = $1 LIMIT 1', [env.id])
-  ).rows;
-  const base = `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization`;
-  const url = read === 'byId' ? `${base}/${first?.id}` : `${base}?limit=100`;
-  const headers = { ...env.v2, host: env.host };
+  const { url, headers } = await organizationRead(bench, 'allocations', read);
   await load({ url, headers, connections: 10, seconds: 2 });
   const session = new inspector.Session();
   session.connect();

@@ -1,6 +1,6 @@
 import { createHook } from 'node:async_hooks';
 import { load } from '../support/load.js';
-import { insertOrganizations, startBenchService } from '../support/service.js';
+import { organizationRead, startBenchService } from '../support/service.js';
 
 /**
  * Profiling aid (issue 31): the promises (and other async resources) the service creates per v2 read
@@ -11,14 +11,7 @@ import { insertOrganizations, startBenchService } from '../support/service.js';
 const read = process.argv[2] === 'page' ? 'page' : 'byId';
 const bench = await startBenchService();
 try {
-  const env = await bench.environment('promises');
-  await insertOrganizations(bench.pool, env.id, 1000);
-  const [first] = (
-    await bench.pool.query<{ id: string }>('SELECT id FROM organization WHERE environment_id = $1 LIMIT 1', [env.id])
-  ).rows;
-  const base = `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization`;
-  const url = read === 'byId' ? `${base}/${first?.id}` : `${base}?limit=100`;
-  const headers = { ...env.v2, host: env.host };
+  const { url, headers } = await organizationRead(bench, 'promises', read);
   await load({ url, headers, connections: 10, seconds: 2 });
   const byWhere = new Map<string, number>();
   const holder: { stack?: string } = {};
