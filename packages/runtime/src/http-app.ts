@@ -175,11 +175,16 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
   const scoped = (req: Request, res: Response, next: () => void, counted?: () => void) => {
     const startedAt = performance.now();
     const controller = new AbortController();
-    // the response closes when its answer has gone and when the connection is lost before that
-    // (node:http closes the socket's response with it): one listener serves both, and the socket,
-    // which outlives the request on a kept-alive connection, needs none of its own
-    res.once('close', () => {
+    const gone = () => {
       if (!res.writableFinished) controller.abort();
+    };
+    // the socket outlives the request on a kept-alive connection: listen to it for this request only
+    // (held here: by the time the response closes, req.socket may already be detached and null)
+    const socket = req.socket;
+    socket.once('close', gone);
+    res.once('close', () => {
+      gone();
+      socket.off('close', gone);
       counted?.();
     });
     const environment = environmentFromHost(req.headers.host) ?? '';
