@@ -51,12 +51,13 @@ export {
   outsideRequestScope,
   poolConfig,
   pendingWriteGate,
+  RequestGone,
   runInRequestScope,
   setRequestWriteGate,
   sqlError,
   WRITE_FENCE,
 } from './pool.js';
-export type { PoolGuards, PoolStats, RequestScope, StatementTracer, WriteGate } from './pool.js';
+export type { GoneSignal, PoolGuards, PoolStats, RequestScope, StatementTracer, WriteGate } from './pool.js';
 export { createNotificationListener, LISTENER_APPLICATION_NAME } from './notifications.js';
 export {
   MAX_AGE_MS as REMEMBERED_MAX_AGE_MS,

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { currentRequestScope } from '@bo/db';
 import {
   type Clock,
   createCaller,
@@ -301,12 +302,18 @@ export function createGuard(opts: GuardOptions): Guard {
     res.locals.leaveShare = leave;
     res.locals.yieldsTurns = () => share.yieldsTurns(environment);
     res.once('prefinish', leave);
-    res.once('close', () => {
+    const gone = () => {
       if (state === 0) {
         state = 2;
         drop?.();
       } else leave();
-    });
+    };
+    // the request scope's signal tells when the client went away before the answer finished (the
+    // one close listener per request: a listener of its own cost its add, wrapper and removal);
+    // an answer that finishes has left at its prefinish
+    const signal = currentRequestScope()?.signal;
+    if (signal) signal.addEventListener('abort', gone);
+    else res.once('close', gone);
     if (share.tryEnter(environment)) {
       state = 1;
       next();

@@ -2,7 +2,7 @@ import { DEFAULT_MAX_JSON_DEPTH } from '@bo/http';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { type PrismaClient, runInRequestScope } from '@bo/db';
+import { type PrismaClient, RequestGone, runInRequestScope } from '@bo/db';
 import {
   type Clock,
   type DomainContext,
@@ -174,9 +174,9 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
   // a listener each cost its own add, wrapper and removal per request).
   const scoped = (req: Request, res: Response, next: () => void, counted?: () => void) => {
     const startedAt = performance.now();
-    const controller = new AbortController();
+    const signal = new RequestGone();
     const gone = () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) signal.abort();
     };
     // the socket outlives the request on a kept-alive connection: listen to it for this request only
     // (held here: by the time the response closes, req.socket may already be detached and null)
@@ -191,7 +191,7 @@ export function createHttpApp(opts: HttpAppOptions): RequestListener {
     runInRequestScope(
       {
         key: `environment:${environment}`,
-        signal: controller.signal,
+        signal,
         startedAt,
         requestId: req.headers['x-request-id'] as string,
         trace: res.locals.span,
