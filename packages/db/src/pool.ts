@@ -35,7 +35,8 @@ export class RequestGone implements GoneSignal {
 
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.aborted) return;
-    (this.listeners ??= []).push(listener);
+    if (this.listeners === null) this.listeners = [listener];
+    else this.listeners.push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
