@@ -79,6 +79,8 @@ export interface RequestScope {
   writeFence?: { environmentId: string; pool: GuardedPool };
 }
 
+const noPermit = () => {};
+
 /**
  * The write fence of an environment on a database of several clusters (migration
  * 20261127060000_environment_write_fence): a shared advisory lock keyed by the environment, then the
@@ -426,7 +428,8 @@ class FairShare {
     private readonly maxWaitMs: number,
   ) {}
 
-  acquire(key: string, signal: GoneSignal): Promise<() => void> {
+  /** a place of the key's share: at once when one is free (no promise to await), else a promise of one */
+  acquire(key: string, signal: GoneSignal): (() => void) | Promise<() => void> {
     const release = () => {
       const queue = this.waiting.get(key);
       const next = queue?.shift();
@@ -441,7 +444,7 @@ class FairShare {
     const held = this.held.get(key) ?? 0;
     if (held < this.perKey) {
       this.held.set(key, held + 1);
-      return Promise.resolve(once(release));
+      return once(release);
     }
     const queue = this.waiting.get(key) ?? [];
     if (queue.length >= this.queuePerKey) {
@@ -677,7 +680,8 @@ export class GuardedPool extends pg.Pool {
     if (scope.signal.aborted) throw sqlError('57014', 'canceling statement due to user request');
     // a connection checked out may write (Prisma's transactions): the gate first, before holding one
     if (gate) await gate.pass();
-    const permit = this.fair ? await this.fair.acquire(scope.key, scope.signal) : () => {};
+    const place = this.fair ? this.fair.acquire(scope.key, scope.signal) : noPermit;
+    const permit = typeof place === 'function' ? place : await place;
     let client: Released;
     try {
       client = (await super.connect()) as Released;

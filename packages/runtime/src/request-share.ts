@@ -27,10 +27,18 @@ interface Lane {
   running: number;
   /** requests of this environment waiting for one of its places, first come first served */
   waiting: Waiter[];
+  /**
+   * the lane's one timer, armed for its oldest waiter's deadline while anyone waits (a timer per
+   * waiter cost every waiting request a timer's insertion and removal)
+   */
+  timer: ReturnType<typeof setTimeout> | null;
 }
 
 interface Waiter {
   admit(): void;
+  refuse(err: ShareRefused): void;
+  /** when it will have waited too long (performance.now(), the timers' clock) */
+  deadline: number;
 }
 
 export type ShareRefusal = 'queue full' | 'waited too long';
@@ -81,7 +89,7 @@ export class RequestShare {
   tryEnter(environment: string): boolean {
     let lane = this.lanes.get(environment);
     if (lane === undefined) {
-      lane = { running: 0, waiting: [] };
+      lane = { running: 0, waiting: [], timer: null };
       this.lanes.set(environment, lane);
     }
     if (lane.running === 0) {
@@ -108,26 +116,31 @@ export class RequestShare {
     const lane = this.lanes.get(environment) as Lane;
     if (lane.waiting.length >= this.opts.maxWaiting) return Promise.reject(new ShareRefused('queue full'));
     this.waits += 1;
-    return new Promise((resolve, reject) => {
-      const remove = () => {
+    return new Promise((admit, refuse) => {
+      const waiter: Waiter = { admit, refuse, deadline: performance.now() + this.opts.maxWaitMs };
+      lane.waiting.push(waiter);
+      if (lane.timer === null) this.arm(lane, this.opts.maxWaitMs);
+      gone(() => {
         const i = lane.waiting.indexOf(waiter);
         if (i === -1) return false;
         lane.waiting.splice(i, 1);
-        clearTimeout(timer);
         return true;
-      };
-      const timer = setTimeout(() => {
-        if (remove()) reject(new ShareRefused('waited too long'));
-      }, this.opts.maxWaitMs);
-      const waiter: Waiter = {
-        admit() {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      lane.waiting.push(waiter);
-      gone(remove);
+      });
     });
+  }
+
+  /** refuses the lane's waiters past their deadline, then waits for the next one's (none waiting: the timer stops) */
+  private arm(lane: Lane, ms: number): void {
+    lane.timer = setTimeout(() => {
+      lane.timer = null;
+      const now = performance.now();
+      while (lane.waiting.length > 0 && (lane.waiting[0] as Waiter).deadline <= now) {
+        (lane.waiting.shift() as Waiter).refuse(new ShareRefused('waited too long'));
+      }
+      const next = lane.waiting[0];
+      if (next) this.arm(lane, Math.max(1, next.deadline - now));
+    }, ms);
+    lane.timer.unref();
   }
 
   /** one request of the environment is done: its place goes to the environment's next waiting requests, if any */
@@ -144,6 +157,11 @@ export class RequestShare {
       }
     }
     if (lane.running === 0) this.activeLanes -= 1;
+  }
+
+  /** another environment has requests in the process, or had a moment ago */
+  shared(): boolean {
+    return this.activeLanes > 1 || this.now() < this.sharedUntil;
   }
 
   /**

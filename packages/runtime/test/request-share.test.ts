@@ -92,4 +92,37 @@ describe('the fair share of a process between environments', () => {
     // an environment never seen takes no turns
     expect(s.yieldsTurns('c')).toBe(false);
   });
+  it('each waiter is refused at its own deadline, and one given its place before it never is', async () => {
+    const s = share({ ms: 0 }, { alone: 1, maxWaiting: 10, maxWaitMs: 40 });
+    expect(s.tryEnter('a')).toBe(true);
+    const outcome: string[] = [];
+    const first = s
+      .wait('a', () => {})
+      .then(
+        () => outcome.push('first admitted'),
+        (e: ShareRefused) => outcome.push(`first ${e.reason}`),
+      );
+    await new Promise((r) => setTimeout(r, 25));
+    const second = s
+      .wait('a', () => {})
+      .then(
+        () => outcome.push('second admitted'),
+        (e: ShareRefused) => outcome.push(`second ${e.reason}`),
+      );
+    const third = s
+      .wait('a', () => {})
+      .then(
+        () => outcome.push('third admitted'),
+        (e: ShareRefused) => outcome.push(`third ${e.reason}`),
+      );
+    await first;
+    // the first is refused at its deadline, the later ones still wait (theirs is 25 ms later)
+    expect(outcome).toEqual(['first waited too long']);
+    expect(s.load('a')).toEqual({ running: 1, waiting: 2 });
+    s.leave('a');
+    await second;
+    await third;
+    expect(outcome).toEqual(['first waited too long', 'second admitted', 'third waited too long']);
+    expect(s.load('a')).toEqual({ running: 1, waiting: 0 });
+  });
 });
