@@ -94,7 +94,7 @@ export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   statementTimeoutMs: 5_000,
   connectionsPerEnvironment: 5,
   requestsPerEnvironment: 1,
-  requestsPerEnvironmentAlone: 4,
+  requestsPerEnvironmentAlone: 8,
   maxPathDepth: 5,
   maxConditions: 50,
   maxSortKeys: 5,

@@ -14,7 +14,7 @@
  *   as many turns of the event loop as any other, and within its request an environment with a
  *   backlog lets the others run between slices of its work (yieldsTurns), so another environment's
  *   read waits for a slice of a neighbour's page, not the whole page;
- * - `alone` (REQUESTS_PER_ENVIRONMENT_ALONE, default 4) otherwise: an environment alone on the
+ * - `alone` (REQUESTS_PER_ENVIRONMENT_ALONE, default 8) otherwise: an environment alone on the
  *   process keeps the database's time and the event loop's overlapped (a single request in flight
  *   leaves the process idle while PostgreSQL works).
  *
