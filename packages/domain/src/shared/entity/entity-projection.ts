@@ -224,7 +224,25 @@ function customFieldForm(v: CustomFieldValue, f: CustomFieldForm): Record<string
   };
 }
 
-/** The SQL forms of sources over a row aliased `alias`; nested rows get aliases of their own. */
+/**
+ * A piece of a row's JSON text: a constant JSON text (folded into the text around it), or an SQL
+ * expression whose value is JSON text, never NULL.
+ */
+type JsonPiece = { readonly json: string } | { readonly sql: string };
+
+const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** an SQL value as JSON text, as row_to_json writes it (to_json is its writer of one value) */
+const anyJson = (sql: string) => `COALESCE(to_json(${sql})::text, 'null')`;
+
+/**
+ * The SQL forms of sources over a row aliased `alias`, each as JSON text; nested rows get aliases
+ * of their own. An object is its keys' texts put together by `||`, not row_to_json over a
+ * sub-select: PostgreSQL then runs no sub-plan for an object over the same row (the debtor), reads
+ * no tuple it first formed, and folds constant keys and values into one literal; a boolean, a
+ * date-time or a json value is written without to_json's per-value look-up of its type. The text is
+ * the one row_to_json wrote, byte for byte (compact; a jsonb value as PostgreSQL prints it).
+ */
 class ProjectionSql {
   private aliases = 0;
   constructor(
@@ -237,27 +255,35 @@ class ProjectionSql {
     return `p${this.aliases}`;
   }
 
-  /** `keys` over `alias` as one compact JSON object (row_to_json keeps the keys' order and writes no spaces) */
-  object(entity: TargetEntity, keys: ProjectionKeys, alias: string, from = ''): string {
-    const list = Object.entries(keys)
-      .map(([key, source]) => `${this.value(entity, source, alias)} AS ${quoted(key)}`)
-      .join(', ');
-    const x = this.alias();
-    return `(SELECT row_to_json(${x}) FROM (SELECT ${list}${from}) ${x})`;
+  /** `keys` over `alias` as one compact JSON object's text (never NULL) */
+  object(entity: TargetEntity, keys: ProjectionKeys, alias: string): string {
+    const pieces: JsonPiece[] = [];
+    let first = true;
+    for (const [key, source] of Object.entries(keys)) {
+      pieces.push({ json: `${first ? '{' : ','}${quoted(key)}:` });
+      pieces.push(this.value(entity, source, alias));
+      first = false;
+    }
+    pieces.push({ json: first ? '{}' : '}' });
+    return joined(pieces);
   }
 
-  value(entity: TargetEntity, source: ProjectionSource, alias: string): string {
+  value(entity: TargetEntity, source: ProjectionSource, alias: string): JsonPiece {
     if (typeof source !== 'string') {
-      if ('constant' in source) return literal(source.constant);
-      if ('relation' in source) return this.relation(entity, source.relation, source.keys, alias);
-      if ('object' in source) return this.object(entity, source.object, alias);
+      if ('constant' in source) return { json: JSON.stringify(source.constant) };
+      if ('relation' in source) return { sql: this.relation(entity, source.relation, source.keys, alias) };
+      if ('object' in source) return { sql: this.object(entity, source.object, alias) };
       if ('equals' in source) {
-        const v = this.value(entity, source.equals, alias);
-        return `CASE WHEN ${v} = ${literal(source.value)} THEN ${literal(source.ifEqual)} ELSE ${literal(source.ifNot)} END`;
+        const v = this.scalarSql(entity, source.equals, alias);
+        return {
+          sql: `CASE WHEN ${v} = ${literal(source.value)} THEN ${sqlText(JSON.stringify(source.ifEqual))} ELSE ${sqlText(JSON.stringify(source.ifNot))} END`,
+        };
       }
       const field = fieldOf(entity, source.customFields);
       if (field.kind !== 'customFields') throw new Error(`${entity.type}.${source.customFields} is not custom fields`);
-      return this.customFields ? customFieldFormJson(`${alias}.id`, field.model, source.form) : `'[]'::json`;
+      return this.customFields
+        ? { sql: `${customFieldFormJson(`${alias}.id`, field.model, source.form)}::text` }
+        : { json: '[]' };
     }
     const dot = source.indexOf('.');
     if (dot !== -1) {
@@ -266,28 +292,40 @@ class ProjectionSql {
       const key = `'${name.replace(/'/g, "''")}'`;
       // a key of an object computed key by key is its own expression; another json value is computed and read
       const own = field.kind === 'computed' && field.keys && Object.hasOwn(field.keys, name) ? field.keys[name] : undefined;
-      if (own) return `(${own(alias)})`;
-      if (field.kind === 'computed') return `((${field.sql(alias)})::jsonb->${key})`;
-      if (field.kind === 'scalar') return `(${alias}.${ident(columnOf(source.slice(0, dot), field))}->${key})`;
+      if (own) return { sql: anyJson(`(${own(alias)})`) };
+      if (field.kind === 'computed') return { sql: `COALESCE(((${field.sql(alias)})::jsonb->${key})::text, 'null')` };
+      if (field.kind === 'scalar')
+        return { sql: `COALESCE((${alias}.${ident(columnOf(source.slice(0, dot), field))}->${key})::text, 'null')` };
       throw new Error(`${entity.type}.${source}: only a json field's keys are projected by path`);
     }
     const field = fieldOf(entity, source);
     switch (field.kind) {
       case 'scalar': {
         const col = `${alias}.${ident(columnOf(source, field))}`;
-        if (field.type === 'decimal') return `${col}::float8`;
-        if (field.type === 'date') return `to_char(${col}, 'YYYY-MM-DD')`;
-        if (field.type === 'datetime') return dateTimeSql(col);
-        return col;
+        if (field.type === 'decimal') return { sql: anyJson(`${col}::float8`) };
+        // to_char writes digits, '-', ':' and a space: nothing JSON escapes
+        if (field.type === 'date') return { sql: `COALESCE('"' || to_char(${col}, 'YYYY-MM-DD') || '"', 'null')` };
+        if (field.type === 'datetime') return { sql: `COALESCE('"' || ${dateTimeSql(col)} || '"', 'null')` };
+        if (field.type === 'boolean') return { sql: `CASE WHEN ${col} THEN 'true' WHEN NOT ${col} THEN 'false' ELSE 'null' END` };
+        if (field.type === 'json') return { sql: `COALESCE(${col}::text, 'null')` };
+        return { sql: anyJson(col) };
       }
       case 'computed':
-        if (field.type === 'datetime') return dateTimeSql(field.sql(alias));
-        return `(${field.sql(alias)})`;
+        if (field.type === 'datetime') return { sql: `COALESCE('"' || ${dateTimeSql(field.sql(alias))} || '"', 'null')` };
+        return { sql: anyJson(`(${field.sql(alias)})`) };
       case 'customFields':
         throw new Error(`${entity.type}.${source}: project custom fields with their form`);
       default:
-        return this.relation(entity, source, shapeKeys(field.schema, this.form), alias);
+        return { sql: this.relation(entity, source, shapeKeys(field.schema, this.form), alias) };
     }
+  }
+
+  /** a field's SQL value (not JSON): what an `equals` source compares */
+  private scalarSql(entity: TargetEntity, name: string, alias: string): string {
+    const field = fieldOf(entity, name);
+    if (field.kind === 'scalar') return `${alias}.${ident(columnOf(name, field))}`;
+    if (field.kind === 'computed') return `(${field.sql(alias)})`;
+    throw new Error(`${entity.type}.${name}: only a field's own value is compared`);
   }
 
   private relation(entity: TargetEntity, name: string, keys: ProjectionKeys, alias: string): string {
@@ -301,15 +339,10 @@ class ProjectionSql {
     if (field.kind === 'ref') {
       const fk = `${alias}.${ident(field.column)}`;
       // an empty reference runs no sub-query (most references of most rows are empty)
-      return `CASE WHEN ${fk} IS NULL THEN NULL ELSE ${this.object(target, keys, ra, ` FROM ${table} ${ra} WHERE ${ra}.id = ${fk} AND ${tenant}`)} END`;
+      return `CASE WHEN ${fk} IS NULL THEN 'null' ELSE COALESCE((SELECT ${this.object(target, keys, ra)} FROM ${table} ${ra} WHERE ${ra}.id = ${fk} AND ${tenant}), 'null') END`;
     }
     if (field.kind === 'one') {
-      return this.object(
-        target,
-        keys,
-        ra,
-        ` FROM ${table} ${ra} WHERE ${ra}.${ident(field.remote)} = ${alias}.id AND ${tenant}${extra} LIMIT 1`,
-      );
+      return `COALESCE((SELECT ${this.object(target, keys, ra)} FROM ${table} ${ra} WHERE ${ra}.${ident(field.remote)} = ${alias}.id AND ${tenant}${extra} LIMIT 1), 'null')`;
     }
     const order = field.orderBy ? field.orderBy(ra) : `${ra}.id`;
     let from: string;
@@ -320,15 +353,32 @@ class ProjectionSql {
     } else {
       from = `${table} ${ra} WHERE ${ra}.${ident(field.remote)} = ${alias}.id AND ${tenant}${extra}`;
     }
-    // string_agg of compact texts: json_agg writes a newline and a space between elements. An ordered
-    // aggregate sets up its sort for every row, rows or none: most rows of a page have none (no
-    // interests, no contacts), and a probe that stops at the first row costs them less than that set-up
-    return `CASE WHEN EXISTS (SELECT 1 FROM ${from}) THEN (SELECT ('[' || string_agg(${this.object(target, keys, ra)}::text, ',' ORDER BY ${order}) || ']')::json FROM ${from}) ELSE '[]'::json END`;
+    // An ordered aggregate sets up its sort for every row, rows or none: most rows of a page have
+    // none (no interests, no contacts), and a probe that stops at the first row costs them less than that set-up
+    return `CASE WHEN EXISTS (SELECT 1 FROM ${from}) THEN (SELECT '[' || string_agg(${this.object(target, keys, ra)}, ',' ORDER BY ${order}) || ']' FROM ${from}) ELSE '[]' END`;
   }
 }
 
+/** pieces as one SQL text expression, neighbouring constants as one literal */
+function joined(pieces: readonly JsonPiece[]): string {
+  const out: string[] = [];
+  let constant = '';
+  for (const piece of pieces) {
+    if ('json' in piece) constant += piece.json;
+    else {
+      if (constant) out.push(sqlText(constant));
+      constant = '';
+      out.push(piece.sql);
+    }
+  }
+  if (constant) out.push(sqlText(constant));
+  if (out.length === 1) return `${out[0]}::text`;
+  return `(${out.join(' || ')})`;
+}
+
+/** a key as its JSON text; a key JSON would escape is refused (keys are declared, never a caller's) */
 function quoted(key: string): string {
-  if (key.includes('"') || key.length > 63) throw new Error(`unsafe projection key ${key}`);
+  if (key !== JSON.stringify(key).slice(1, -1) || key.length > 63) throw new Error(`unsafe projection key ${key}`);
   return `"${key}"`;
 }
 
@@ -416,7 +466,7 @@ export function entityProjection(entity: TargetEntity, keys: ProjectionKeys, for
     },
     sql(customFields) {
       const i = customFields ? 1 : 0;
-      sql[i] ??= `${new ProjectionSql(form, customFields).object(entity, keys, 't')}::text`;
+      sql[i] ??= new ProjectionSql(form, customFields).object(entity, keys, 't');
       return sql[i];
     },
     without(names) {
