@@ -17,15 +17,18 @@ import { type ApiClient, startTestService, type TestService } from './support/se
  * soon as the last is answered (the rate limit is off in the tests: the point is CPU, not 429s).
  * Environment `quiet` reads the same page, one request at a time. The two clients run in worker
  * threads of their own, so the service's event loop (this thread) carries only the service.
- * Phases alternate, quiet (the flood idle) and busy (the flood running), in turned order; the
- * median of the phases' p99 is compared, so that one noisy phase on a shared machine does not
- * decide.
+ * Phases alternate, quiet (the flood idle) and busy (the flood running), in turned order; each
+ * busy phase's p99 is divided by that of the quiet phase beside it, and the median of those ratios
+ * is compared, so that neither one noisy phase nor a drift of the shared machine's speed decides.
+ * (The ratio of the two kinds' medians, compared before, took a quiet median from a fast stretch and
+ * a busy one from a slow stretch of one run: 2.12 for v3, a path untouched that day, where the pairs
+ * gave 1.63; it is still printed.)
  */
 const FLOOD_CONNECTIONS = 32;
 /** the ratio of the quiet environment's p99, busy over quiet, that fails the test (the issue's target) */
 const BOUND = 2;
 /**
- * phases of each kind; the median of their p99 is compared. 9, not 7: on a slow, noisy day (2026-11-27,
+ * phases of each kind (pairs). 9, not 7: on a slow, noisy day (2026-11-27,
  * every side at half speed) one in eight runs of v3, a path this session did not change, measured 2.1–2.2×
  * with 7 while its median over runs was 1.6×; the bound stays 2×
  */
@@ -248,15 +251,17 @@ describe.each(DOORS)('the fair share between environments covers CPU time ($door
       }, {});
       const q = median(quietP99);
       const b = median(busyP99);
+      // the busy phase and the quiet phase of one pair ran one after the other
+      const paired = median(busyP99.map((v, i) => v / (quietP99[i] as number)));
       console.log(
         `[fair share, CPU, ${door.door}] quiet environment's p99 per phase: quiet ${quietP99.map((v) => v.toFixed(1)).join(', ')} ms; ` +
           `busy ${busyP99.map((v) => v.toFixed(1)).join(', ')} ms (reads ${busyCounts.join(', ')}); ` +
-          `medians quiet ${q.toFixed(1)} ms, busy ${b.toFixed(1)} ms, ratio ${(b / q).toFixed(2)}; ` +
+          `medians quiet ${q.toFixed(1)} ms, busy ${b.toFixed(1)} ms, ratio ${(b / q).toFixed(2)}; median of the pairs' ratios ${paired.toFixed(2)}; ` +
           `heavy environment ${FLOOD_CONNECTIONS} connections: ${floodRate.map((r) => r.toFixed(0)).join(', ')} req/s, answers ${JSON.stringify(floodStatuses)}`,
       );
       // the flood was real: the heavy environment's reads were served, not refused
       expect(floodStatuses['200'] ?? 0).toBeGreaterThan(0.9 * Object.values(floodStatuses).reduce((a, c) => a + c, 0));
-      expect(b).toBeLessThanOrEqual(BOUND * q);
+      expect(paired).toBeLessThanOrEqual(BOUND);
     } finally {
       await Promise.all([flood.worker.terminate(), reader.worker.terminate()]);
     }
