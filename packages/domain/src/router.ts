@@ -19,7 +19,7 @@ import { sharedRouter } from './items/router.js';
 import { storageRouter } from './storage/router.js';
 import { mileageRouter } from './mileage/router.js';
 import { timersRouter } from './timers/router.js';
-import { createCallerFactory, router } from './trpc.js';
+import { createCallerFactory, router, withDirectQueries } from './trpc.js';
 
 export const appRouter = router({
   admin: adminRouter,
@@ -47,4 +47,5 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 
-export const createCaller = createCallerFactory(appRouter);
+/** in-process callers (the doors, the jobs, the tests): a user's query runs directly (trpc.ts, directQueryOf) */
+export const createCaller = withDirectQueries(appRouter, createCallerFactory(appRouter));

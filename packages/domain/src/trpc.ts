@@ -1,5 +1,6 @@
 import { type AnyProcedure, type AnyRouter, initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { getParseFn, getTRPCErrorFromUnknown, type ParseFn } from '@trpc/server/unstable-core-do-not-import';
 import { z } from 'zod';
 import {
   fenceRequestWrites,
@@ -247,17 +248,171 @@ function run<R>(type: ProcedureType, next: () => Promise<R>): Promise<R> {
  * procedure, its domain errors named.
  */
 function userMiddleware(right: DeclaredRight) {
-  return t.middleware(async ({ ctx, meta, getRawInput, next, type }) => {
+  const middleware = t.middleware(async ({ ctx, meta, getRawInput, next, type }) => {
     let user: UserContextChanges;
     try {
-      const placement = placementOf(ctx.prisma);
-      user = placement ? await placedUserContext(placement, ctx, right, type) : userContext(ctx, right, type);
-      await refuseUnknownKeys(ctx, meta, getRawInput);
+      user = await admittedUser(ctx, right, type, meta, getRawInput);
     } catch (thrown) {
       throw thrownAsTrpc(thrown);
     }
     return withNamedError(await run(type, () => next({ ctx: user })));
   });
+  // the function tRPC puts first in the chain of every procedure built on it (see directQueryOf)
+  const fn = (middleware as unknown as { _middlewares?: unknown[] })._middlewares?.[0];
+  if (typeof fn !== 'function') throw new Error('a tRPC middleware builder without its function: see directQueryOf');
+  userMiddlewareRights.set(fn, right);
+  return middleware;
+}
+
+/** the user's context changes once the right holds, then the input's keys checked (userMiddleware) */
+function admittedUser(
+  ctx: DomainContext,
+  right: DeclaredRight,
+  type: ProcedureType,
+  meta: ProcedureMeta | undefined,
+  getRawInput: () => Promise<unknown>,
+): UserContextChanges | Promise<UserContextChanges> {
+  const placement = placementOf(ctx.prisma);
+  if (placement) {
+    return placedUserContext(placement, ctx, right, type).then(async (user) => {
+      await refuseUnknownKeys(ctx, meta, getRawInput);
+      return user;
+    });
+  }
+  const user = userContext(ctx, right, type);
+  // v2 drops unknown keys: nothing to wait for
+  if (ctx.unknownInputKeys === 'drop') return user;
+  return refuseUnknownKeys(ctx, meta, getRawInput).then(() => user);
+}
+
+/** The right of each user middleware, by the function tRPC runs first for its procedures. */
+const userMiddlewareRights = new WeakMap<object, DeclaredRight>();
+
+/**
+ * A user's query as the in-process caller runs it without tRPC's middleware engine: the same steps
+ * in the same order (the right and the context, the input's keys, the input's parse, the resolver,
+ * the output's parse) and the same errors, named as the user middleware names them. tRPC's engine
+ * spends about thirty promises, a copy of the options per level and a proxy per path segment on a
+ * read by id (docs/performance.md, twentieth session).
+ */
+interface DirectQuery {
+  right: DeclaredRight;
+  meta: ProcedureMeta | undefined;
+  parseInput: ParseFn<unknown> | null;
+  parseOutput: ParseFn<unknown> | null;
+  resolver: (opts: object) => unknown;
+}
+
+const directQueries = new WeakMap<AnyProcedure, DirectQuery | null>();
+
+/**
+ * The direct form of a procedure: only a query built on a user middleware whose chain is exactly
+ * that middleware, at most one input's validator, the output's validator when declared, and the
+ * resolver (a middleware of its own, or anything else, keeps tRPC's engine). null: none.
+ */
+export function directQueryOf(procedure: AnyProcedure): DirectQuery | null {
+  const known = directQueries.get(procedure);
+  if (known !== undefined) return known;
+  const def = procedure._def as {
+    type?: unknown;
+    middlewares?: unknown[];
+    inputs?: unknown[];
+    output?: unknown;
+    resolver?: unknown;
+    meta?: ProcedureMeta;
+  };
+  const right = def.middlewares?.[0] ? userMiddlewareRights.get(def.middlewares[0] as object) : undefined;
+  const inputs = def.inputs ?? [];
+  const direct =
+    def.type === 'query' &&
+    right !== undefined &&
+    typeof def.resolver === 'function' &&
+    inputs.length <= 1 &&
+    def.middlewares?.length === 2 + inputs.length + (def.output ? 1 : 0)
+      ? {
+          right,
+          meta: def.meta,
+          parseInput: inputs[0] ? getParseFn(inputs[0] as Parameters<typeof getParseFn>[0]) : null,
+          parseOutput: def.output ? getParseFn(def.output as Parameters<typeof getParseFn>[0]) : null,
+          resolver: def.resolver as DirectQuery['resolver'],
+        }
+      : null;
+  directQueries.set(procedure, direct);
+  return direct;
+}
+
+async function callDirect(query: DirectQuery, ctx: DomainContext, path: string, rawInput: unknown): Promise<unknown> {
+  const getRawInput = async () => rawInput;
+  let user: UserContextChanges;
+  try {
+    const admitted = admittedUser(ctx, query.right, 'query', query.meta, getRawInput);
+    user = admitted instanceof Promise ? await admitted : admitted;
+  } catch (thrown) {
+    throw thrownAsTrpc(thrown);
+  }
+  try {
+    let input: unknown;
+    if (query.parseInput) {
+      try {
+        input = query.parseInput(rawInput);
+        if (input instanceof Promise) input = await input;
+      } catch (cause) {
+        throw new TRPCError({ code: 'BAD_REQUEST', cause });
+      }
+    }
+    // the context tRPC's next({ ctx: user }) makes: the caller's, the user's changes over it
+    const userCtx = Object.assign({}, ctx, user);
+    let data = await query.resolver({ ctx: userCtx, input, type: 'query', path, getRawInput, meta: query.meta, batchIndex: 0 });
+    if (query.parseOutput) {
+      try {
+        data = query.parseOutput(data);
+        if (data instanceof Promise) data = await data;
+      } catch (cause) {
+        throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+      }
+    }
+    return data;
+  } catch (cause) {
+    throw named(getTRPCErrorFromUnknown(cause));
+  }
+}
+
+/**
+ * The in-process caller of a router: tRPC's (`trpcCaller`, from `createCallerFactory`), except that a user's query
+ * with a direct form (directQueryOf) runs directly. Called with options (onError, a signal) or a
+ * context callback, it is tRPC's own. A path that names no procedure goes to tRPC's caller, which
+ * answers it as ever.
+ */
+export function withDirectQueries<F extends ReturnType<typeof t.createCallerFactory>>(router: AnyRouter, trpcCaller: F): F {
+  const factory = (ctx: DomainContext | (() => unknown), opts?: unknown) => {
+    if (opts !== undefined || typeof ctx === 'function') return trpcCaller(ctx as never, opts as never);
+    let viaTrpc: unknown;
+    const slow = (path: string[]): unknown => {
+      viaTrpc ??= trpcCaller(ctx as never);
+      let at = viaTrpc as Record<string, unknown>;
+      for (const key of path) at = at[key] as Record<string, unknown>;
+      return at;
+    };
+    const nodeOf = (record: object, path: string[]): object =>
+      new Proxy(record, {
+        get(target, key) {
+          // as tRPC's caller: no symbol, and no `then` (a caller is not a promise)
+          if (typeof key !== 'string' || key === 'then') return undefined;
+          const child: unknown =
+            key === '_def' || key === 'createCaller' || !Object.hasOwn(target, key) ? undefined : Reflect.get(target, key);
+          const at = [...path, key];
+          if (isProcedure(child)) {
+            const direct = directQueryOf(child);
+            if (direct) return (input?: unknown) => callDirect(direct, ctx, at.join('.'), input);
+            return slow(at);
+          }
+          if (child !== null && typeof child === 'object') return nodeOf(child, at);
+          return slow(at);
+        },
+      });
+    return nodeOf(router, []);
+  };
+  return factory as unknown as F;
 }
 
 /** Procedures for a token's user in its environment; ctx.db is scoped to that environment. */
