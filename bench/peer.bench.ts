@@ -1,13 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import inspector from 'node:inspector';
-import path from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { createPeerDatabase, type PeerDatabase } from './peer/database.js';
 import { type RunningDirectus, startDirectus } from './peer/directus.js';
 import { installPeer, type PeerInstall } from './peer/install.js';
-import { organizationBaselineSql, startBaselineServer } from './support/baseline.js';
+import { processCpuMicros, type SideProcess, startBaselineProcess, startServiceProcess } from './peer/sides.js';
+import { organizationBaselineSql } from './support/baseline.js';
 import { combineRounds, type LoadResult, load } from './support/load.js';
-import { type BenchService, insertOrganizations, startBenchService } from './support/service.js';
+import { insertOrganizations, startBenchService } from './support/service.js';
 import { call } from './support/setup.js';
 import { loadAverage, record } from './support/summary.js';
 
@@ -16,12 +14,13 @@ import { loadAverage, record } from './support/summary.js';
  * address, measured on four sides in interleaved rounds (the order turns every round):
  *
  * - ours: v2 over HTTPS, with authentication, rate limit, rights and the output check on, in the
- *   reference's full shape;
+ *   reference's full shape, started as `pnpm start` starts it (the compiled bundle) in a process
+ *   of its own (bench/peer/sides.ts);
  * - Directus, set up as its documentation advises for production (bench/peer/directus.ts) on a
  *   database of its own holding only its collection and the same rows, with the indexes its
  *   queries can use (bench/peer/database.ts); plain HTTP, its admin token (no permission rules);
- * - the lean baseline: plain pg + node:https in this process, one statement per request, the rows
- *   and their address only, `JSON.stringify`, no authentication;
+ * - the lean baseline: plain pg + node:https in a process of its own, one statement per request, the
+ *   rows and their address only, `JSON.stringify`, no authentication;
  * - the same-data baseline: the same, with the statement the other read benchmarks use (the row,
  *   its lookups' names, its addresses), and the count as a second statement where one is asked.
  *
@@ -33,7 +32,8 @@ import { loadAverage, record } from './support/summary.js';
  * and round), BENCH_PEER_WARMUP (2), BENCH_PEER_CONNECTIONS (10), BENCH_PEER_PREFIX ("Org 0000",
  * 999 names), BENCH_PEER_CHANGED (500 rows newer than the change-tracking timestamp),
  * BENCH_PEER_SIDES (e.g. "ours,lean" to leave sides out), BENCH_PEER_READS (e.g. "byId"), BENCH_PEER_PROFILE
- * (a folder: a CPU profile per side and read).
+ * (a folder: a CPU profile of each side's process over its whole run, `<side>.cpuprofile`, and the
+ * answers it gave, for bench/tools/read-cost-table.ts; one read and one round make it that read's).
  */
 
 const ROWS = Number(process.env.BENCH_PEER_ROWS ?? 10_000);
@@ -114,12 +114,6 @@ const SAME: Record<ReadName, string> = {
 };
 const SAME_COUNT = `SELECT count(*)::int AS n FROM organization o WHERE o.environment_id = $1 AND lower(o.name) LIKE lower($2) || '%'`;
 
-function readOf(req: IncomingMessage): ReadName {
-  const name = (req.url ?? '/').slice(1).split('?')[0] as ReadName;
-  if (!READS.includes(name)) throw new Error(`no read ${req.url}`);
-  return name;
-}
-
 interface Answer {
   ids: string[];
   count?: number;
@@ -127,10 +121,10 @@ interface Answer {
   bytes: number;
 }
 
-async function answerOf(bench: BenchService, side: SideName, t: Target): Promise<Answer> {
+async function answerOf(side: SideName, t: Target): Promise<Answer> {
   if (side === 'ours') {
     const u = new URL(t.url);
-    const r = await call(bench.service.port, t.headers.host ?? '', t.headers, 'GET', `${u.pathname}${u.search}`);
+    const r = await call(Number(u.port), t.headers.host ?? '', t.headers, 'GET', `${u.pathname}${u.search}`);
     if (r.status !== 200) throw new Error(`ours ${u.pathname}${u.search} answered ${r.status}: ${JSON.stringify(r.body)}`);
     const body = r.body as { data: { id: string } | { id: string }[]; metadata?: { count?: number } };
     return {
@@ -160,31 +154,6 @@ async function answerOf(bench: BenchService, side: SideName, t: Target): Promise
   return { ids: rows.map((x) => x.id), count, bytes: Buffer.byteLength(text) };
 }
 
-/**
- * BENCH_PEER_PROFILE=<dir>: a CPU profile of this process (ours and the baselines) for each side's
- * measurement, `<read>-<side>-<round>.cpuprofile`, taken only while that side is measured.
- */
-async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_PEER_PROFILE;
-  if (!dir) return run();
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  try {
-    return await run();
-  } finally {
-    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  }
-}
-
 function line(label: string, r: LoadResult) {
   const bad = r.non2xx || r.errors ? `   non-2xx ${r.non2xx} errors ${r.errors} (figure not valid)` : '';
   return `  ${label.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(0).padStart(4)} ms   p99 ${r.p99.toFixed(0).padStart(4)} ms${bad}`;
@@ -207,7 +176,9 @@ export default async function run(): Promise<void> {
   const bench = await startBenchService();
   let directus: RunningDirectus | undefined;
   let peerDb: PeerDatabase | undefined;
-  const servers: { close(): void }[] = [];
+  const processes: SideProcess[] = [];
+  const profileDir = process.env.BENCH_PEER_PROFILE;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   try {
     const env = await bench.environment('bench');
     await insertOrganizations(bench.pool, env.id, ROWS);
@@ -249,23 +220,28 @@ export default async function run(): Promise<void> {
       changes: [env.id, since],
       byId: [env.id, oneId],
     };
-    const lean = await startBaselineServer((req) => {
-      const read = readOf(req);
-      return bench.pool.query(LEAN[read], params[read]);
+    // each side that runs on this Node in a process of its own (bench/peer/sides.ts)
+    const pids: Partial<Record<SideName, number>> = {};
+    const started = async <T extends SideProcess>(side: SideName, run: Promise<T>): Promise<T> => {
+      const p = await run;
+      processes.push(p);
+      pids[side] = p.pid;
+      return p;
+    };
+    const statements = (sql: Record<ReadName, string>, count?: Partial<Record<ReadName, string>>) => ({
+      url: bench.url,
+      reads: Object.fromEntries(
+        READS.map((read) => [read, { sql: sql[read], params: params[read], ...(count?.[read] ? { count: count[read] } : {}) }]),
+      ),
     });
-    servers.push(lean);
-    const same = await startBaselineServer(async (req) => {
-      const read = readOf(req);
-      const sql = SAME[read];
-      if (read !== 'prefix') return bench.pool.query(sql, params[read]);
-      // the page and its count side by side, as the service reads them
-      const [page, count] = await Promise.all([
-        bench.pool.query(sql, params.prefix),
-        bench.pool.query<{ n: number }>(SAME_COUNT, params.prefix),
-      ]);
-      return { rows: page.rows.map((r: Record<string, unknown>) => ({ ...r, total: count.rows[0]?.n })) };
-    });
-    servers.push(same);
+    // a side left out (BENCH_PEER_SIDES) is not started; its targets are never asked
+    const baselineUrl = async (side: 'lean' | 'same', config: ReturnType<typeof statements>) =>
+      SIDES.includes(side)
+        ? `https://127.0.0.1:${(await started(side, startBaselineProcess(side, config, profileDir))).port}/`
+        : '';
+    const lean = { url: await baselineUrl('lean', statements(LEAN)) };
+    const same = { url: await baselineUrl('same', statements(SAME, { prefix: SAME_COUNT })) };
+    const oursPort = SIDES.includes('ours') ? (await started('ours', startServiceProcess(bench.url, profileDir))).port : 0;
 
     if (install) {
       try {
@@ -282,7 +258,7 @@ export default async function run(): Promise<void> {
       }
     }
 
-    const oursBase = `https://127.0.0.1:${bench.service.port}/api/v2/crm/organization`;
+    const oursBase = `https://127.0.0.1:${oursPort}/api/v2/crm/organization`;
     const oursHeaders = { ...env.v2, host: env.host };
     const peerBase = directus ? `${directus.url}/items/organization` : '';
     const peerHeaders: Record<string, string> = directus ? { authorization: `Bearer ${directus.token}` } : {};
@@ -336,7 +312,7 @@ export default async function run(): Promise<void> {
       };
       for (const read of READS) {
         const answers = new Map<SideName, Answer>();
-        for (const side of SIDES) answers.set(side, await answerOf(bench, side, targets[read][side]));
+        for (const side of SIDES) answers.set(side, await answerOf(side, targets[read][side]));
         const reference = answers.get('ours') ?? answers.get(SIDES[0] as SideName);
         for (const [side, a] of answers) {
           if (a.ids.length !== expected[read].rows) throw new Error(`${READ_LABEL[read]}: ${side} answered ${a.ids.length} rows`);
@@ -361,17 +337,22 @@ export default async function run(): Promise<void> {
 
     console.log(
       `\n${ROWS.toLocaleString('en')} organizations with an address, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per side and read` +
-        `\nours: Node ${process.versions.node}, HTTPS, v2 in the reference's full shape` +
+        `\nours: the compiled start (as \`pnpm start\` runs it), Node ${process.versions.node}, HTTPS, v2 in the reference's full shape; the baselines: the same Node, HTTPS; each side in a process of its own` +
         (install
           ? `; Directus ${install.directusVersion}: Node ${install.nodeVersion}, plain HTTP, its rows with their addresses`
           : ''),
     );
-    // what the process spends with nothing asked (timers, listeners), taken off each side's CPU below
-    const idle0 = process.cpuUsage();
+    // what each side's process spends with nothing asked (timers, listeners), taken off its CPU below
+    const measured = SIDES.filter((side) => pids[side] !== undefined);
+    const idle0 = new Map(measured.map((side) => [side, processCpuMicros(pids[side] as number)]));
     await new Promise((r) => setTimeout(r, 3_000));
-    const idle = process.cpuUsage(idle0);
-    const idleMicrosPerSecond = (idle.user + idle.system) / 3;
-    console.log(`Node CPU with nothing asked: ${idleMicrosPerSecond.toFixed(0)} µs/s`);
+    const idleMicrosPerSecond = new Map(
+      measured.map((side) => [side, (processCpuMicros(pids[side] as number) - (idle0.get(side) ?? 0)) / 3]),
+    );
+    console.log(
+      `Node CPU with nothing asked: ${measured.map((side) => `${side} ${idleMicrosPerSecond.get(side)?.toFixed(0)} µs/s`).join(', ')}`,
+    );
+    const answeredBySide = new Map<SideName, number>();
     const results = new Map<ReadName, Map<SideName, LoadResult[]>>(
       READS.map((r) => [r, new Map(SIDES.map((s) => [s, [] as LoadResult[]]))]),
     );
@@ -381,21 +362,28 @@ export default async function run(): Promise<void> {
         // the order turns every round, so that no side always follows another's load
         const order = SIDES.map((_, i) => SIDES[(i + round - 1) % SIDES.length] as SideName);
         for (const side of order) {
-          // this process serves ours and both baselines: its CPU per answer says what each costs, whatever the load
-          const cpu0 = process.cpuUsage();
-          const res = await profiled(`${read}-${side}-${round}`, () => measure(targets[read][side], SECONDS));
-          const cpu = process.cpuUsage(cpu0);
+          // the side's own process: its CPU per answer says what each costs, whatever the load
+          const pid = pids[side];
+          const cpu0 = pid === undefined ? 0 : processCpuMicros(pid);
+          const res = await measure(targets[read][side], SECONDS);
+          const cpu = pid === undefined ? 0 : processCpuMicros(pid) - cpu0;
           results.get(read)?.get(side)?.push(res);
           const answered = res.requestsPerSecond * SECONDS;
+          answeredBySide.set(side, (answeredBySide.get(side) ?? 0) + answered);
           const perAnswer =
-            side === 'directus' || answered === 0
+            pid === undefined || answered === 0
               ? ''
-              : `   Node CPU ${((cpu.user + cpu.system - idleMicrosPerSecond * SECONDS) / answered).toFixed(0)} µs/answer`;
+              : `   Node CPU ${((cpu - (idleMicrosPerSecond.get(side) ?? 0) * SECONDS) / answered).toFixed(0)} µs/answer`;
           console.log(`${line(`${READ_LABEL[read]}, ${side}`, res)}${perAnswer}`);
         }
       }
     }
 
+    if (profileDir) {
+      console.log(
+        `\nCPU profiles in ${profileDir} (each side's process over the whole run, warm-up included), answers measured: ${[...answeredBySide].map(([side, n]) => `${side} ${n.toFixed(0)}`).join(', ')}`,
+      );
+    }
     console.log(
       `\nper read: req/s the mean of the rounds, p50/p99 the median of the rounds   (load average now ${loadAverage()})`,
     );
@@ -428,7 +416,7 @@ export default async function run(): Promise<void> {
       versus('same', read === 'byId' ? undefined : TARGET_SAME_DATA, 'same-data baseline');
     }
   } finally {
-    for (const s of servers) s.close();
+    for (const p of processes) await p.stop();
     await directus?.stop();
     await peerDb?.drop();
     await bench.stop();

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Profiling aid: the README's "What a read costs" table from a CPU profile that `bench peer` wrote
@@ -7,12 +9,28 @@ import { readFileSync } from 'node:fs';
  */
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
 }
 const [file, answersArg] = process.argv.slice(2);
 if (!file || !answersArg) throw new Error('usage: read-cost-table.ts <file.cpuprofile> <answers>');
 const answers = Number(answersArg);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+// the compiled start's frames are in its bundle: each is named by the source it was built from (its source map)
+const maps = new Map<string, SourceMap | null>();
+function sourceOf(url: string, line: number, column: number): string {
+  if (!url.endsWith('.mjs') || !url.startsWith('file:')) return url;
+  let map = maps.get(url);
+  if (map === undefined) {
+    const file = `${fileURLToPath(url)}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null;
+    maps.set(url, map);
+  }
+  const entry = map?.findEntry(line, column) as { originalSource?: string } | undefined;
+  return entry?.originalSource ?? url;
+}
+for (const n of profile.nodes) {
+  n.callFrame.url = sourceOf(n.callFrame.url, n.callFrame.lineNumber, n.callFrame.columnNumber);
+}
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const NATIVE_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString']);
 
