@@ -32,7 +32,7 @@ import { loadAverage, record } from './support/summary.js';
  * and round), BENCH_PEER_WARMUP (2), BENCH_PEER_CONNECTIONS (10), BENCH_PEER_PREFIX ("Org 0000",
  * 999 names), BENCH_PEER_CHANGED (500 rows newer than the change-tracking timestamp),
  * BENCH_PEER_SIDES (e.g. "ours,lean" to leave sides out), BENCH_PEER_READS (e.g. "byId"), BENCH_PEER_PROFILE
- * (a folder: a CPU profile of each side's process over its whole run, `<side>.cpuprofile`, and the
+ * (a folder: a CPU profile of each side's process over its whole run, in `<side>/`, and the
  * answers it gave, for bench/tools/read-cost-table.ts; one read and one round make it that read's).
  */
 
@@ -381,7 +381,7 @@ export default async function run(): Promise<void> {
 
     if (profileDir) {
       console.log(
-        `\nCPU profiles in ${profileDir} (each side's process over the whole run, warm-up included), answers measured: ${[...answeredBySide].map(([side, n]) => `${side} ${n.toFixed(0)}`).join(', ')}`,
+        `\nCPU profiles in ${profileDir} (each side's process over the whole run, the warm-up included unless BENCH_PEER_WARMUP=0), answers measured: ${[...answeredBySide].map(([side, n]) => `${side} ${n.toFixed(0)}`).join(', ')}`,
       );
     }
     console.log(

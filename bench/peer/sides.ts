@@ -25,9 +25,13 @@ export function processCpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** --cpu-prof for the whole life of a side's process, when BENCH_PEER_PROFILE names a folder */
+/**
+ * --cpu-prof for the whole life of a side's process, when BENCH_PEER_PROFILE names a folder: a folder
+ * of its own (`<dir>/<side>/`), a file per thread (tsx's loader has a thread; the largest file is the
+ * main thread's)
+ */
 function profileArgs(name: string, dir: string | undefined): string[] {
-  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', path.join(dir, name)] : [];
 }
 
 /**

@@ -43,7 +43,7 @@ function rowOf(n: ProfileNode): string {
   if (/entity-projection/.test(url)) return 'output check';
   if (/json-answer|envelope\.ts/.test(url)) return 'the answer’s JSON text';
   if (/\/(pg|pg-pool|pg-protocol|pg-types|postgres-array|postgres-date)@|packages\/db\//.test(url)) return 'reading rows';
-  if (/@trpc|packages\/domain\/src\/trpc\.ts|zod@/.test(url)) return 'tRPC';
+  if (/@trpc|packages\/domain\/src\/trpc\.ts|zod@/.test(url)) return 'the query’s call (tRPC, zod)';
   if (/runtime\/src\/guard|domain\/src\/auth|rate-limiter|remembered/.test(url)) return 'guard';
   if (
     /\/(express|router|parseurl|path-to-regexp|body-parser|on-finished|finalhandler|debug|type-is|content-type)@|apps\/api-v2|http-app/.test(
