@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, startAndWaitHealthy } from '../support/compiled-start.js';
@@ -40,10 +40,11 @@ function profileArgs(name: string, dir: string | undefined): string[] {
  * every request stays under, logs at fatal).
  */
 export async function startServiceProcess(databaseUrl: string, profileDir?: string): Promise<SideProcess> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bo-bench-peer-'));
   const started = await startAndWaitHealthy(
     {
       DATABASE_URL: databaseUrl,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bo-bench-peer-')),
+      DATA_DIR: dataDir,
       SEED_DEMO: 'false',
       RUN_WORKER: 'false',
       RATE_LIMIT_PER_MINUTE: '1000000',
@@ -56,6 +57,7 @@ export async function startServiceProcess(databaseUrl: string, profileDir?: stri
     port: started.port,
     async stop() {
       await started.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
